@@ -1,0 +1,120 @@
+/**
+ * Calling a tool: the one path shared by MCP tools/call, REST `POST /v1/tools/:name` and sub-agents.
+ * Validates arguments with the tool's zod schema, runs the handler with a context, checks the output
+ * schema, and turns every failure into a result (the server never throws on input).
+ */
+import { randomUUID } from 'node:crypto';
+import type { Config } from '../config.js';
+import { ConfirmationRequiredError, ToolError } from '../errors.js';
+import type { Logger } from '../logging.js';
+import { decide } from '../policy/confirmation.js';
+import type { Services } from '../services.js';
+import type { ClientBridge, ConfirmationRequest, ToolContext, TransportKind } from './context.js';
+import type { AnyTool } from './definition.js';
+import { CONFIRMATION_TOKEN_FIELD, describeIssues, effectiveInput } from './schema.js';
+
+export interface CallEnvironment {
+  config: Config;
+  services: Services;
+  logger: Logger;
+  tenant: string;
+  tenantBound: boolean;
+  agentMode: boolean;
+  transport: TransportKind;
+  client?: ClientBridge;
+  lineage?: { depth: number; preset?: string };
+  signal?: AbortSignal;
+  progress?: (progress: number, total?: number, message?: string) => Promise<void>;
+  /** Ask the person at the client (MCP elicitation); resolves true only on an explicit yes. */
+  elicitConfirmation?: (request: ConfirmationRequest) => Promise<boolean>;
+}
+
+export type ToolCallOutcome =
+  | { ok: true; value: unknown; text: string; structured: boolean }
+  | { ok: false; code: string; message: string; details?: Record<string, unknown> };
+
+function render(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
+}
+
+export async function invokeTool(tool: AnyTool, rawArgs: unknown, env: CallEnvironment): Promise<ToolCallOutcome> {
+  const parsed = effectiveInput(tool).safeParse(rawArgs ?? {});
+  if (!parsed.success) {
+    return {
+      ok: false,
+      code: 'invalid_arguments',
+      message: `Invalid arguments for ${tool.name}: ${describeIssues(parsed.error)}. Correct them and call again.`,
+    };
+  }
+  const { [CONFIRMATION_TOKEN_FIELD]: token, ...args } = parsed.data as Record<string, unknown>;
+  const log = env.logger.child({ tool: tool.name, tenant: env.tenant, transport: env.transport });
+  const subject = { tenant: env.tenant, tool: tool.name, args };
+  const ledger = env.services.confirmations;
+
+  const ctx: ToolContext = {
+    config: env.config,
+    tenant: env.tenant,
+    tenantBound: env.tenantBound,
+    agentMode: env.agentMode,
+    transport: env.transport,
+    logger: log,
+    signal: env.signal ?? new AbortController().signal,
+    services: env.services,
+    client: env.client ?? {},
+    lineage: env.lineage ?? { depth: 0 },
+    progress: env.progress ?? (async () => {}),
+    async confirm(request) {
+      const decision = decide(request.kind, env.agentMode, ledger.settings, ledger.paidCallsUsed(env.tenant));
+      if (!decision.confirm) {
+        if (request.kind === 'paid') ledger.recordPaidCall(env.tenant);
+        log.debug({ kind: request.kind, reason: decision.reason }, 'auto-confirmed');
+        return;
+      }
+      if (typeof token === 'string' && ledger.redeem(subject, token)) {
+        log.info({ kind: request.kind }, 'confirmed by token');
+        return;
+      }
+      if (env.elicitConfirmation) {
+        if (await env.elicitConfirmation(request)) {
+          log.info({ kind: request.kind }, 'confirmed by the user');
+          return;
+        }
+        throw new ToolError(`The user declined: ${request.summary}. Nothing was done.`, 'declined');
+      }
+      const issued = ledger.issue(subject);
+      const preview = request.preview === undefined ? '' : `\n\n${request.preview}\n\n`;
+      throw new ConfirmationRequiredError(
+        `Confirmation required (${decision.reason}): ${request.summary}.${preview} ` +
+          `Nothing has been done yet. Show this to the user; if they agree, call ${tool.name} again with the same ` +
+          `arguments plus "${CONFIRMATION_TOKEN_FIELD}": "${issued}" (valid ${ledger.settings.confirmationTtlSeconds} s, once).`,
+        issued,
+        request.summary,
+      );
+    },
+  };
+
+  try {
+    const result = await tool.handler(args, ctx);
+    if (tool.output) {
+      const checked = tool.output.safeParse(result.value);
+      if (!checked.success) {
+        const id = randomUUID();
+        log.error({ id, issues: checked.error.issues }, 'tool produced output that does not match its schema');
+        return { ok: false, code: 'internal_error', message: `${tool.name} failed internally (reference ${id}). Try again; if it persists, report the reference to the operator.` };
+      }
+      return { ok: true, value: checked.data, text: result.text ?? render(checked.data), structured: true };
+    }
+    return { ok: true, value: result.value, text: result.text ?? render(result.value), structured: false };
+  } catch (error) {
+    if (error instanceof ToolError) {
+      log.info({ code: error.code }, error.message);
+      return { ok: false, code: error.code, message: error.message, details: error.details };
+    }
+    if (ctx.signal.aborted) {
+      return { ok: false, code: 'cancelled', message: `${tool.name} was cancelled before it finished.` };
+    }
+    const id = randomUUID();
+    log.error({ id, err: error }, 'tool failed unexpectedly');
+    return { ok: false, code: 'internal_error', message: `${tool.name} failed internally (reference ${id}). Try again; if it persists, report the reference to the operator.` };
+  }
+}

@@ -1,0 +1,28 @@
+import { createRuntime } from '../../runtime.js';
+import { parseCommand, UsageError } from '../args.js';
+import type { Command } from '../main.js';
+
+export const command: Command = {
+  summary: 'Serve MCP over stdio (default) or HTTP (--http)',
+  usage: [
+    'Usage: docent serve                       MCP over stdio (what agent hosts launch)',
+    '       docent serve --http [--host 127.0.0.1] [--port 8787] [--auth key|none] [--stateless]',
+    '',
+    'Over HTTP one process serves streamable HTTP MCP at /mcp, the manifest at /.well-known/agent-manifest.json,',
+    'the REST API under /v1 and /healthz. Every route but the manifest and /healthz needs `Authorization: Bearer <key>`',
+    '(create one with `docent keys create --tenant T`).',
+  ].join('\n'),
+  async run(argv) {
+    const parsed = parseCommand(argv, { http: { type: 'boolean' } });
+    if (parsed.positionals.length) throw new UsageError(`unexpected argument: ${parsed.positionals[0]}`);
+    const runtime = createRuntime(parsed.config());
+    if (parsed.values.http) {
+      const { serveHttp } = await import('../../http/serve.js');
+      await serveHttp(runtime);
+    } else {
+      const { serveStdio } = await import('../../mcp/stdio.js');
+      await serveStdio(runtime);
+    }
+    return -1;
+  },
+};

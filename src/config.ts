@@ -1,0 +1,196 @@
+/**
+ * The one configuration schema. Layers: defaults → environment → command-line flags, validated once and
+ * frozen. Every setting is declared once in SETTINGS (its path, environment variable, flag and help text);
+ * the CLI help and the README configuration table are generated from that list.
+ *
+ * A bad value is a ConfigError that names the variable or flag to fix (the operator's error channel).
+ */
+import os from 'node:os';
+import path from 'node:path';
+import { z } from 'zod';
+import { ConfigError } from './errors.js';
+
+const bool = z.union([z.boolean(), z.enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'])]).transform((v) =>
+  typeof v === 'boolean' ? v : ['1', 'true', 'yes', 'on'].includes(v),
+);
+const port = z.coerce.number().int().min(0).max(65535);
+const positiveInt = z.coerce.number().int().positive();
+const optionalUrl = z.url().optional();
+const optionalString = z.string().min(1).optional();
+
+export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
+  const xdg = env.XDG_DATA_HOME && path.isAbsolute(env.XDG_DATA_HOME) ? env.XDG_DATA_HOME : path.join(os.homedir(), '.local', 'share');
+  return path.join(xdg, 'docent');
+}
+
+export const ConfigSchema = z.object({
+  dataDir: z.string().min(1),
+  tenant: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'letters, digits, "_", "." or "-", at most 64'),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+  baseUrl: z.url(),
+  workspaceDir: z.string().min(1),
+  http: z.object({
+    host: z.string().min(1),
+    port,
+    auth: z.enum(['key', 'none']),
+    stateless: bool,
+    allowedHosts: z.array(z.string()),
+    allowedOrigins: z.array(z.string()),
+  }),
+  policy: z.object({
+    agentEnv: bool,
+    paidCallBudget: z.coerce.number().int().min(0),
+    confirmSafeOps: z.enum(['outside_agent_mode', 'never']),
+    confirmationTtlSeconds: positiveInt,
+  }),
+  embeddings: z.object({ baseUrl: optionalUrl, model: optionalString, apiKey: optionalString }),
+  llm: z.object({ baseUrl: optionalUrl, model: optionalString, apiKey: optionalString }),
+  services: z.object({
+    githubApiUrl: z.url(),
+    cratesApiUrl: z.url(),
+    npmApiUrl: z.url(),
+    arxivApiUrl: z.url(),
+    wikipediaApiUrl: z.string().min(1),
+    webSearchApiUrl: z.url(),
+    chatWebhookHost: z.string().min(1),
+  }),
+  secrets: z.object({ githubToken: optionalString, webSearchApiKey: optionalString }),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+/** One configurable setting: where it lives in Config, and where an operator sets it. */
+export interface Setting {
+  path: string;
+  env?: string[];
+  flag?: string;
+  default?: unknown;
+  doc: string;
+  secret?: boolean;
+}
+
+const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
+
+export const SETTINGS: readonly Setting[] = [
+  { path: 'dataDir', env: ['DOCENT_DATA_DIR'], flag: 'data-dir', doc: 'Directory holding the LanceDB data (documents, keys, tenant records). Default: $XDG_DATA_HOME/docent or ~/.local/share/docent.' },
+  { path: 'tenant', env: ['DOCENT_TENANT'], flag: 'tenant', default: 'default', doc: 'Tenant used over stdio and by local CLI commands.' },
+  { path: 'logLevel', env: ['DOCENT_LOG_LEVEL'], flag: 'log-level', default: 'info', doc: 'pino log level; logs go to stderr.' },
+  { path: 'baseUrl', env: ['DOCENT_BASE_URL'], flag: 'base-url', doc: 'Public base URL, used in the manifest\'s manifest_url. Default: http://<host>:<port>.' },
+  { path: 'workspaceDir', env: ['DOCENT_WORKSPACE_DIR'], flag: 'workspace', default: './agent_workspace', doc: 'Sandbox directory of file_operations, relative to the working directory.' },
+  { path: 'http.host', env: ['DOCENT_HOST'], flag: 'host', default: '127.0.0.1', doc: 'HTTP listen address.' },
+  { path: 'http.port', env: ['DOCENT_PORT'], flag: 'port', default: 8787, doc: 'HTTP listen port (0 picks a free one).' },
+  { path: 'http.auth', env: ['DOCENT_AUTH'], flag: 'auth', default: 'key', doc: '`key` (Bearer API keys) or `none` (loopback only).' },
+  { path: 'http.stateless', env: ['DOCENT_STATELESS'], flag: 'stateless', default: false, doc: 'Streamable HTTP without sessions, for replicas behind a load balancer (no elicitation).' },
+  { path: 'http.allowedHosts', env: ['DOCENT_ALLOWED_HOSTS'], default: [], doc: 'Extra Host header values accepted (comma-separated), beyond loopback names and the base URL host.' },
+  { path: 'http.allowedOrigins', env: ['DOCENT_ALLOWED_ORIGINS'], default: [], doc: 'Extra browser Origins accepted (comma-separated).' },
+  { path: 'policy.agentEnv', env: ['SERVICE_AGENT', 'CLAUDE_CODE', 'CURSOR_AGENT'], default: false, doc: 'Any of these set (stdio) marks the caller as an agent.' },
+  { path: 'policy.paidCallBudget', env: ['DOCENT_PAID_CALL_BUDGET'], default: 20, doc: 'Paid calls auto-confirmed per tenant in agent mode before explicit confirmation is needed.' },
+  { path: 'policy.confirmSafeOps', env: ['DOCENT_CONFIRM_SAFE_OPS'], default: 'never', doc: '`outside_agent_mode` asks before safe writes when the caller is not an agent; `never` does not.' },
+  { path: 'policy.confirmationTtlSeconds', env: ['DOCENT_CONFIRMATION_TTL'], default: 600, doc: 'Lifetime of a confirmation token, in seconds.' },
+  { path: 'embeddings.baseUrl', env: ['DOCENT_EMBEDDINGS_BASE_URL'], doc: 'OpenAI-compatible embeddings endpoint; enables hybrid search.' },
+  { path: 'embeddings.model', env: ['DOCENT_EMBEDDINGS_MODEL'], doc: 'Embedding model name.' },
+  { path: 'embeddings.apiKey', env: ['DOCENT_EMBEDDINGS_API_KEY', 'OPENAI_API_KEY'], secret: true, doc: 'API key of the embeddings endpoint.' },
+  { path: 'llm.baseUrl', env: ['DOCENT_LLM_BASE_URL'], doc: 'OpenAI-compatible chat endpoint (OpenAI, Ollama, vLLM, LM Studio).' },
+  { path: 'llm.model', env: ['DOCENT_LLM_MODEL'], doc: 'Chat model name.' },
+  { path: 'llm.apiKey', env: ['DOCENT_LLM_API_KEY', 'OPENAI_API_KEY'], secret: true, doc: 'API key of the chat endpoint.' },
+  { path: 'services.githubApiUrl', env: ['DOCENT_GITHUB_API_URL'], default: 'https://api.github.com', doc: 'GitHub REST API base (analytics_fetcher).' },
+  { path: 'services.cratesApiUrl', env: ['DOCENT_CRATES_API_URL'], default: 'https://crates.io/api/v1', doc: 'crates.io API base (analytics_fetcher).' },
+  { path: 'services.npmApiUrl', env: ['DOCENT_NPM_API_URL'], default: 'https://api.npmjs.org', doc: 'npm downloads API base (analytics_fetcher).' },
+  { path: 'services.arxivApiUrl', env: ['DOCENT_ARXIV_API_URL'], default: 'https://export.arxiv.org/api/query', doc: 'arXiv query endpoint (preprint_search).' },
+  { path: 'services.wikipediaApiUrl', env: ['DOCENT_WIKIPEDIA_API_URL'], default: 'https://{lang}.wikipedia.org/api/rest_v1', doc: 'Wikipedia REST base; {lang} is filled in (encyclopedia).' },
+  { path: 'services.webSearchApiUrl', env: ['DOCENT_WEB_SEARCH_API_URL'], default: 'https://api.search.brave.com/res/v1/web/search', doc: 'Web search provider endpoint (web_search).' },
+  { path: 'services.chatWebhookHost', env: ['DOCENT_CHAT_WEBHOOK_HOST'], default: 'hooks.slack.com', doc: 'The only host chat_webhook posts to.' },
+  { path: 'secrets.githubToken', env: ['GITHUB_TOKEN'], secret: true, doc: 'GitHub token (analytics_fetcher code_host).' },
+  { path: 'secrets.webSearchApiKey', env: ['DOCENT_WEB_SEARCH_API_KEY'], secret: true, doc: 'Web search provider key (web_search).' },
+];
+
+const LIST_PATHS = new Set(['http.allowedHosts', 'http.allowedOrigins']);
+
+function setPath(target: Record<string, unknown>, dotted: string, value: unknown): void {
+  const keys = dotted.split('.');
+  let node = target;
+  for (const key of keys.slice(0, -1)) node = (node[key] ??= {}) as Record<string, unknown>;
+  node[keys.at(-1)!] = value;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+export interface ConfigSources {
+  env?: NodeJS.ProcessEnv;
+  /** Parsed command-line flags keyed by flag name (without dashes). */
+  flags?: Record<string, unknown>;
+  /** Programmatic overrides (tests, embedding) keyed by setting path; applied last. */
+  overrides?: Record<string, unknown>;
+  cwd?: string;
+}
+
+/** Builds the frozen Config, or throws a ConfigError naming every setting to fix. */
+export function loadConfig(sources: ConfigSources = {}): Config {
+  const env = sources.env ?? process.env;
+  const flags = sources.flags ?? {};
+  const cwd = sources.cwd ?? process.cwd();
+  const raw: Record<string, unknown> = {};
+  const origin = new Map<string, string>();
+
+  for (const s of SETTINGS) {
+    let value = s.default;
+    let from = `default of ${s.path}`;
+    if (s.path === 'policy.agentEnv') {
+      const hit = s.env!.find((name) => env[name] !== undefined && env[name] !== '' && env[name] !== '0' && env[name] !== 'false');
+      value = hit !== undefined;
+      from = 'environment';
+    } else {
+      const name = s.env?.find((n) => env[n] !== undefined && env[n] !== '');
+      if (name) {
+        value = LIST_PATHS.has(s.path) ? list(env[name]!) : env[name];
+        from = `environment variable ${name}`;
+      }
+      if (s.flag && flags[s.flag] !== undefined) {
+        value = flags[s.flag];
+        from = `flag --${s.flag}`;
+      }
+    }
+    if (sources.overrides && s.path in sources.overrides) {
+      value = sources.overrides[s.path];
+      from = `setting ${s.path}`;
+    }
+    origin.set(s.path, from);
+    if (value !== undefined) setPath(raw, s.path, value);
+  }
+
+  for (const section of ['embeddings', 'llm', 'secrets']) raw[section] ??= {};
+  raw.dataDir ??= defaultDataDir(env);
+  const http = raw.http as { host: string; port: number | string };
+  raw.baseUrl ??= `http://${http.host.includes(':') ? `[${http.host}]` : http.host}:${http.port}`;
+
+  const parsed = ConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const key = issue.path.join('.');
+      return `${origin.get(key) ?? key}: ${issue.message}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  }
+  const config = parsed.data;
+  config.dataDir = path.resolve(cwd, config.dataDir);
+  config.workspaceDir = path.resolve(cwd, config.workspaceDir);
+  config.baseUrl = config.baseUrl.replace(/\/+$/, '');
+  return deepFreeze(config);
+}
+
+/** Markdown table of every setting, for `--help` and the README. */
+export function settingsTable(): string {
+  const rows = SETTINGS.map((s) => {
+    const env = s.env?.map((e) => `\`${e}\``).join(', ') ?? '';
+    const flag = s.flag ? `\`--${s.flag}\`` : '';
+    const def = s.default === undefined ? '' : `\`${Array.isArray(s.default) ? s.default.join(',') : String(s.default)}\``;
+    return `| ${env} | ${flag} | ${def} | ${s.doc} |`;
+  });
+  return ['| Environment | Flag | Default | Meaning |', '|---|---|---|---|', ...rows].join('\n');
+}

@@ -1,0 +1,184 @@
+/**
+ * The MCP server: tools from the registry, presets as prompts, the logging capability. One factory serves
+ * every transport; the caller supplies how a request maps to a tenant and agent mode.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type ServerNotification,
+  type ServerRequest,
+} from '@modelcontextprotocol/sdk/types.js';
+import { PRESETS, findPreset } from '../../presets/index.js';
+import { TOOLS, findTool } from '../../tools/index.js';
+import type { ClientBridge, ConfirmationRequest, TransportKind } from '../catalog/context.js';
+import { invokeTool, type ToolCallOutcome } from '../catalog/invoke.js';
+import { annotationsFor, inputJsonSchema, outputJsonSchema } from '../catalog/schema.js';
+import type { Config } from '../config.js';
+import type { Logger } from '../logging.js';
+import type { Services } from '../services.js';
+import { VERSION } from '../version.js';
+
+export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+export interface CallerIdentity {
+  tenant: string;
+  tenantBound: boolean;
+  agentMode: boolean;
+}
+
+export interface McpServerOptions {
+  config: Config;
+  services: Services;
+  logger: Logger;
+  transport: TransportKind;
+  /** Maps a request to the tenant and agent mode it acts under. */
+  identify(extra: Extra): CallerIdentity;
+  /** Whether server-to-client requests (elicitation, sampling) can reach the client on this transport. */
+  serverRequests: boolean;
+}
+
+export const SERVER_INSTRUCTIONS =
+  'docent answers questions from documentation the operator uploaded (rag_query: grounded answers with sources ' +
+  'and a confidence, or an honest "no match") and offers a catalog of agent tools. Prompts are agent presets.';
+
+/** The tools/list entry of every registered tool (also the source of the manifest's schemas). */
+export function listedTools() {
+  return TOOLS.map((tool) => ({
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: inputJsonSchema(tool),
+    ...(tool.output ? { outputSchema: outputJsonSchema(tool) } : {}),
+    annotations: annotationsFor(tool.side_effects, tool.title),
+  }));
+}
+
+export function toCallToolResult(outcome: ToolCallOutcome): CallToolResult {
+  if (outcome.ok) {
+    return {
+      content: [{ type: 'text', text: outcome.text }],
+      ...(outcome.structured ? { structuredContent: outcome.value as Record<string, unknown> } : {}),
+    };
+  }
+  return { content: [{ type: 'text', text: outcome.message }], isError: true };
+}
+
+export function createMcpServer(options: McpServerOptions): Server {
+  const { config, services, logger } = options;
+  const server = new Server(
+    { name: 'docent', title: 'docent', version: VERSION },
+    {
+      capabilities: { tools: { listChanged: false }, prompts: { listChanged: false }, logging: {} },
+      instructions: SERVER_INSTRUCTIONS,
+    },
+  );
+
+  const tools = listedTools();
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const tool = findTool(request.params.name);
+    if (!tool) {
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}. Call tools/list for the available tools.`);
+    }
+    const identity = options.identify(extra);
+    const progressToken = request.params._meta?.progressToken;
+    const caps = server.getClientCapabilities();
+    const client: ClientBridge = {};
+    if (options.serverRequests && caps?.sampling) {
+      client.sample = async (req, signal) => {
+        const result = await server.createMessage(
+          {
+            systemPrompt: req.system,
+            messages: req.messages.map((m) => ({ role: m.role, content: { type: 'text' as const, text: m.text } })),
+            maxTokens: req.maxTokens,
+            temperature: req.temperature,
+          },
+          { signal: signal ?? extra.signal, timeout: 180_000 },
+        );
+        const content = result.content as { type: string; text?: string } | { type: string; text?: string }[];
+        const parts = Array.isArray(content) ? content : [content];
+        return parts.filter((c) => c.type === 'text').map((c) => c.text ?? '').join('');
+      };
+    }
+    const elicitConfirmation =
+      options.serverRequests && caps?.elicitation
+        ? async (req: ConfirmationRequest) => {
+            const result = await server.elicitInput(
+              {
+                message: `${req.summary}${req.preview ? `\n\n${req.preview}` : ''}\n\nProceed?`,
+                requestedSchema: {
+                  type: 'object',
+                  properties: { confirm: { type: 'boolean', title: 'Proceed', description: req.summary } },
+                  required: ['confirm'],
+                },
+              },
+              { signal: extra.signal },
+            );
+            return result.action === 'accept' && result.content?.confirm === true;
+          }
+        : undefined;
+
+    const started = performance.now();
+    const outcome = await invokeTool(tool, request.params.arguments, {
+      config,
+      services,
+      logger,
+      ...identity,
+      transport: options.transport,
+      client,
+      signal: extra.signal,
+      elicitConfirmation,
+      progress:
+        progressToken === undefined
+          ? undefined
+          : async (progress, total, message) => {
+              await extra
+                .sendNotification({ method: 'notifications/progress', params: { progressToken, progress, total, message } })
+                .catch(() => undefined);
+            },
+    });
+    const ms = Math.round(performance.now() - started);
+    await server
+      .sendLoggingMessage(
+        {
+          level: outcome.ok ? 'info' : outcome.code === 'internal_error' ? 'error' : 'warning',
+          logger: 'docent',
+          data: { tool: tool.name, ok: outcome.ok, ...(outcome.ok ? {} : { code: outcome.code }), ms },
+        },
+        extra.sessionId,
+      )
+      .catch(() => undefined);
+    return toCallToolResult(outcome);
+  });
+
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({
+    prompts: PRESETS.map((preset) => ({
+      name: preset.name,
+      title: preset.name.replace(/_/g, ' '),
+      description: preset.description,
+      arguments: [{ name: 'task', description: 'The task for the agent to carry out under this preset', required: false }],
+    })),
+  }));
+
+  server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+    const preset = findPreset(request.params.name);
+    if (!preset) {
+      throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${request.params.name}. Call prompts/list for the presets.`);
+    }
+    const task = request.params.arguments?.task?.trim();
+    const text =
+      `${preset.instructions}\n\nTools you may use: ${preset.tools.join(', ')}.` + (task ? `\n\nTask: ${task}` : '');
+    return { description: preset.description, messages: [{ role: 'user', content: { type: 'text', text } }] };
+  });
+
+  server.onerror = (error) => logger.warn({ err: error }, 'MCP protocol error');
+  return server;
+}

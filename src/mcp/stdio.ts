@@ -1,0 +1,34 @@
+/**
+ * `docent serve` over stdio, the transport agent hosts launch. stdout carries only protocol messages; the
+ * tenant is DOCENT_TENANT and agent mode comes from the environment.
+ */
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Runtime } from '../runtime.js';
+import { createMcpServer } from './server.js';
+
+export async function serveStdio(runtime: Runtime): Promise<void> {
+  const { config, logger, services } = runtime;
+  const server = createMcpServer({
+    config,
+    services,
+    logger,
+    transport: 'stdio',
+    serverRequests: true,
+    identify: () => ({ tenant: config.tenant, tenantBound: false, agentMode: config.policy.agentEnv }),
+  });
+  const transport = new StdioServerTransport();
+  let closing = false;
+  const shutdown = async (why: string) => {
+    if (closing) return;
+    closing = true;
+    logger.info({ why }, 'shutting down');
+    await server.close().catch(() => undefined);
+    await runtime.close().catch(() => undefined);
+    process.exit(0);
+  };
+  process.stdin.on('end', () => void shutdown('stdin closed'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  await server.connect(transport);
+  logger.info({ tenant: config.tenant, agentMode: config.policy.agentEnv, dataDir: config.dataDir }, 'docent MCP server on stdio');
+}

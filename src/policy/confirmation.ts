@@ -1,0 +1,107 @@
+/**
+ * The confirmation policy: which operations may run without an explicit "yes", and the tokens that carry
+ * a "yes" from one call to the next when the client cannot be asked interactively.
+ *
+ * - `safe` (reversible writes): auto-confirmed in agent mode; outside it, confirmed only when the operator
+ *   chose `confirmSafeOps: outside_agent_mode`.
+ * - `destructive` (deletes) and `send` (posting, webhooks): never auto-confirmed.
+ * - `paid`: auto-confirmed in agent mode while the tenant's paid-call budget lasts; explicit beyond it and
+ *   always outside agent mode.
+ *
+ * A token is an HMAC over (tenant, tool, canonical arguments, expiry): it confirms exactly that call, once.
+ */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+export type OperationKind = 'safe' | 'destructive' | 'send' | 'paid';
+
+export interface PolicySettings {
+  paidCallBudget: number;
+  confirmSafeOps: 'outside_agent_mode' | 'never';
+  confirmationTtlSeconds: number;
+}
+
+export type Decision = { confirm: false; reason: string } | { confirm: true; reason: string };
+
+/** Pure decision; `paidCallsUsed` is the tenant's count of auto-confirmed paid calls so far. */
+export function decide(kind: OperationKind, agentMode: boolean, settings: PolicySettings, paidCallsUsed = 0): Decision {
+  switch (kind) {
+    case 'safe':
+      if (agentMode) return { confirm: false, reason: 'safe operation, auto-confirmed in agent mode' };
+      return settings.confirmSafeOps === 'outside_agent_mode'
+        ? { confirm: true, reason: 'safe operations are confirmed outside agent mode (DOCENT_CONFIRM_SAFE_OPS)' }
+        : { confirm: false, reason: 'safe operation' };
+    case 'destructive':
+      return { confirm: true, reason: 'destroys data, so it is never auto-confirmed' };
+    case 'send':
+      return { confirm: true, reason: 'sends data off this machine for good, so it is never auto-confirmed' };
+    case 'paid':
+      if (!agentMode) return { confirm: true, reason: 'paid call outside agent mode' };
+      return paidCallsUsed < settings.paidCallBudget
+        ? { confirm: false, reason: `paid call within the agent budget (${paidCallsUsed + 1}/${settings.paidCallBudget})` }
+        : { confirm: true, reason: `paid-call budget of ${settings.paidCallBudget} is spent (DOCENT_PAID_CALL_BUDGET)` };
+  }
+}
+
+/** Stable JSON: object keys sorted, so equal arguments give equal tokens. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export interface ConfirmationSubject {
+  tenant: string;
+  tool: string;
+  args: unknown;
+}
+
+/** Issues and redeems single-use confirmation tokens; also counts paid calls per tenant. */
+export class ConfirmationLedger {
+  private readonly secret: Buffer;
+  private readonly redeemed = new Map<string, number>();
+  private readonly paidCalls = new Map<string, number>();
+
+  constructor(readonly settings: PolicySettings, secret?: Buffer, private readonly now: () => number = Date.now) {
+    this.secret = secret ?? randomBytes(32);
+  }
+
+  private mac(subject: ConfirmationSubject, expires: number): string {
+    return createHmac('sha256', this.secret)
+      .update(canonicalJson([subject.tenant, subject.tool, subject.args, expires]))
+      .digest('base64url');
+  }
+
+  issue(subject: ConfirmationSubject): string {
+    const expires = Math.floor(this.now() / 1000) + this.settings.confirmationTtlSeconds;
+    return `ct1.${expires}.${this.mac(subject, expires)}`;
+  }
+
+  /** True (and the token is spent) when `token` confirms exactly this call and has not expired or been used. */
+  redeem(subject: ConfirmationSubject, token: string): boolean {
+    const match = /^ct1\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(token);
+    if (!match) return false;
+    const expires = Number(match[1]);
+    const nowSec = Math.floor(this.now() / 1000);
+    if (expires < nowSec) return false;
+    const expected = Buffer.from(this.mac(subject, expires));
+    const given = Buffer.from(match[2]!);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return false;
+    for (const [t, exp] of this.redeemed) if (exp < nowSec) this.redeemed.delete(t);
+    if (this.redeemed.has(token)) return false;
+    this.redeemed.set(token, expires);
+    return true;
+  }
+
+  paidCallsUsed(tenant: string): number {
+    return this.paidCalls.get(tenant) ?? 0;
+  }
+
+  recordPaidCall(tenant: string): void {
+    this.paidCalls.set(tenant, this.paidCallsUsed(tenant) + 1);
+  }
+}

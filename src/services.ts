@@ -1,0 +1,28 @@
+/**
+ * Lazily loaded heavy parts, shared by every tool call of one server process. Each accessor imports its
+ * module on first use, so a server that only lists tools never loads LanceDB or `openai`.
+ */
+import type { Config } from './config.js';
+import type { Logger } from './logging.js';
+import { ConfirmationLedger } from './policy/confirmation.js';
+import type { Store } from './storage/store.js';
+
+export class Services {
+  private storePromise?: Promise<Store>;
+  readonly confirmations: ConfirmationLedger;
+
+  constructor(readonly config: Config, readonly logger: Logger) {
+    this.confirmations = new ConfirmationLedger(config.policy);
+  }
+
+  /** The LanceDB store in the data directory. */
+  store(): Promise<Store> {
+    this.storePromise ??= import('./storage/store.js').then((m) => m.openStore(this.config.dataDir, this.logger));
+    this.storePromise.catch(() => (this.storePromise = undefined));
+    return this.storePromise;
+  }
+
+  async close(): Promise<void> {
+    if (this.storePromise) await (await this.storePromise.catch(() => undefined))?.close();
+  }
+}

@@ -1,0 +1,14 @@
+/**
+ * The ordered tool registry: every tool docent serves, in the order tools/list and the manifest show them.
+ * Adding a tool means adding its file and one line here; the server, manifest and REST surface follow.
+ */
+import type { AnyTool } from '../src/catalog/definition.js';
+import { calculator } from './calculator.js';
+
+export const TOOLS: readonly AnyTool[] = Object.freeze([
+  calculator,
+]);
+
+export function findTool(name: string): AnyTool | undefined {
+  return TOOLS.find((tool) => tool.name === name);
+}
