@@ -23,9 +23,16 @@ export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(xdg, 'docent');
 }
 
+/** A tenant id: safe in paths, logs and store filters. Shared by config, API keys and the tenant tools. */
+export const TENANT_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+export const TENANT_ID_RULE = 'letters, digits, "_", "." or "-", at most 64, starting with a letter or digit';
+/** A plan limit: a count, where 0 means unlimited. */
+const planLimit = z.coerce.number().int().min(0);
+const planLimits = z.object({ requestsPerMinute: planLimit, requestsPerMonth: planLimit, documentBytes: planLimit });
+
 export const ConfigSchema = z.object({
   dataDir: z.string().min(1),
-  tenant: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'letters, digits, "_", "." or "-", at most 64'),
+  tenant: z.string().regex(TENANT_ID_PATTERN, TENANT_ID_RULE),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
   baseUrl: z.url(),
   workspaceDir: z.string().min(1),
@@ -55,6 +62,23 @@ export const ConfigSchema = z.object({
     chatWebhookHost: z.string().min(1),
   }),
   secrets: z.object({ githubToken: optionalString, webSearchApiKey: optionalString }),
+  social: z.object({
+    timeoutSeconds: positiveInt,
+    mastodonUrl: z.url(),
+    mastodonToken: optionalString,
+    mastodonVisibility: z.enum(['public', 'unlisted', 'private']),
+    linkedinApiUrl: z.url(),
+    linkedinToken: optionalString,
+    linkedinAuthor: z.string().regex(/^urn:li:(person|organization):[A-Za-z0-9_-]+$/, 'a LinkedIn author URN such as urn:li:person:AbC123 or urn:li:organization:12345').optional(),
+    linkedinVersion: z.string().regex(/^\d{6}$/, 'a LinkedIn API version, YYYYMM'),
+    discordApiUrl: z.url(),
+    discordBotToken: optionalString,
+    discordChannelId: z.string().regex(/^\d{1,25}$/, 'a Discord channel id (digits)').optional(),
+    redditApiUrl: z.url(),
+    redditToken: optionalString,
+    redditSubreddit: z.string().regex(/^[A-Za-z0-9_]{2,21}$/, 'a subreddit name without r/').optional(),
+  }),
+  limits: z.object({ free: planLimits, pro: planLimits, usageFlushSeconds: positiveInt }),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
@@ -102,6 +126,27 @@ export const SETTINGS: readonly Setting[] = [
   { path: 'services.chatWebhookHost', env: ['DOCENT_CHAT_WEBHOOK_HOST'], default: 'hooks.slack.com', doc: 'The only host chat_webhook posts to.' },
   { path: 'secrets.githubToken', env: ['GITHUB_TOKEN'], secret: true, doc: 'GitHub token (analytics_fetcher code_host).' },
   { path: 'secrets.webSearchApiKey', env: ['DOCENT_WEB_SEARCH_API_KEY'], secret: true, doc: 'Web search provider key (web_search).' },
+  { path: 'social.timeoutSeconds', env: ['DOCENT_SOCIAL_TIMEOUT'], default: 20, doc: 'Seconds social_poster waits for a platform to answer a post.' },
+  { path: 'social.mastodonUrl', env: ['DOCENT_MASTODON_URL'], default: 'https://mastodon.social', doc: 'Mastodon instance of the microblog account (social_poster, POST /api/v1/statuses).' },
+  { path: 'social.mastodonToken', env: ['DOCENT_MASTODON_TOKEN'], secret: true, doc: 'Mastodon access token with the write:statuses scope (social_poster microblog).' },
+  { path: 'social.mastodonVisibility', env: ['DOCENT_MASTODON_VISIBILITY'], default: 'public', doc: 'Visibility of microblog posts: public, unlisted or private.' },
+  { path: 'social.linkedinApiUrl', env: ['DOCENT_LINKEDIN_API_URL'], default: 'https://api.linkedin.com', doc: 'LinkedIn API base (social_poster professional_network, POST /rest/posts).' },
+  { path: 'social.linkedinToken', env: ['DOCENT_LINKEDIN_TOKEN'], secret: true, doc: 'LinkedIn OAuth access token with w_member_social (or w_organization_social) (social_poster professional_network).' },
+  { path: 'social.linkedinAuthor', env: ['DOCENT_LINKEDIN_AUTHOR'], doc: 'Author URN of professional_network posts: urn:li:person:<id> or urn:li:organization:<id>.' },
+  { path: 'social.linkedinVersion', env: ['DOCENT_LINKEDIN_VERSION'], default: '202609', doc: 'LinkedIn-Version header (YYYYMM) sent with professional_network posts.' },
+  { path: 'social.discordApiUrl', env: ['DOCENT_DISCORD_API_URL'], default: 'https://discord.com/api/v10', doc: 'Discord API base (social_poster chat_community, POST /channels/{id}/messages).' },
+  { path: 'social.discordBotToken', env: ['DOCENT_DISCORD_BOT_TOKEN'], secret: true, doc: 'Discord bot token with Send Messages in the channel (social_poster chat_community).' },
+  { path: 'social.discordChannelId', env: ['DOCENT_DISCORD_CHANNEL_ID'], doc: 'Discord channel id chat_community posts go to.' },
+  { path: 'social.redditApiUrl', env: ['DOCENT_REDDIT_API_URL'], default: 'https://oauth.reddit.com', doc: 'Reddit OAuth API base (social_poster launch_site, POST /api/submit).' },
+  { path: 'social.redditToken', env: ['DOCENT_REDDIT_TOKEN'], secret: true, doc: 'Reddit OAuth bearer token with the submit scope (social_poster launch_site).' },
+  { path: 'social.redditSubreddit', env: ['DOCENT_REDDIT_SUBREDDIT'], doc: 'Subreddit launch_site posts are submitted to, without r/ (e.g. SideProject).' },
+  { path: 'limits.free.requestsPerMinute', env: ['DOCENT_FREE_REQUESTS_PER_MINUTE'], default: 60, doc: 'Free plan: authenticated HTTP requests per minute per API key (0 = unlimited).' },
+  { path: 'limits.free.requestsPerMonth', env: ['DOCENT_FREE_REQUESTS_PER_MONTH'], default: 10000, doc: 'Free plan: authenticated HTTP requests per calendar month (UTC) per API key (0 = unlimited).' },
+  { path: 'limits.free.documentBytes', env: ['DOCENT_FREE_DOCUMENT_BYTES'], default: 26214400, doc: 'Free plan: bytes of documentation a tenant may store (25 MiB; 0 = unlimited).' },
+  { path: 'limits.pro.requestsPerMinute', env: ['DOCENT_PRO_REQUESTS_PER_MINUTE'], default: 600, doc: 'Pro plan: authenticated HTTP requests per minute per API key (0 = unlimited).' },
+  { path: 'limits.pro.requestsPerMonth', env: ['DOCENT_PRO_REQUESTS_PER_MONTH'], default: 1000000, doc: 'Pro plan: authenticated HTTP requests per calendar month (UTC) per API key (0 = unlimited).' },
+  { path: 'limits.pro.documentBytes', env: ['DOCENT_PRO_DOCUMENT_BYTES'], default: 2147483648, doc: 'Pro plan: bytes of documentation a tenant may store (2 GiB; 0 = unlimited).' },
+  { path: 'limits.usageFlushSeconds', env: ['DOCENT_USAGE_FLUSH_SECONDS'], default: 5, doc: 'How often monthly request counts are written to the data directory.' },
 ];
 
 const LIST_PATHS = new Set(['http.allowedHosts', 'http.allowedOrigins']);
