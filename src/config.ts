@@ -58,10 +58,15 @@ export const ConfigSchema = z.object({
     npmApiUrl: z.url(),
     arxivApiUrl: z.url(),
     wikipediaApiUrl: z.string().min(1),
-    webSearchApiUrl: z.url(),
-    chatWebhookHost: z.string().min(1),
+    webSearchProvider: z.enum(['brave', 'tavily']),
+    /** Unset: the provider's own endpoint (src/net/web-search.ts). */
+    webSearchApiUrl: optionalUrl,
+    chatWebhookHost: z
+      .string()
+      .regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+(:[1-9]\d{0,4})?$/, 'a lowercase host name with an optional :port, e.g. hooks.slack.com'),
   }),
   secrets: z.object({ githubToken: optionalString, webSearchApiKey: optionalString }),
+  outbound: z.object({ timeoutMs: positiveInt }),
   social: z.object({
     timeoutSeconds: positiveInt,
     mastodonUrl: z.url(),
@@ -122,10 +127,12 @@ export const SETTINGS: readonly Setting[] = [
   { path: 'services.npmApiUrl', env: ['DOCENT_NPM_API_URL'], default: 'https://api.npmjs.org', doc: 'npm downloads API base (analytics_fetcher).' },
   { path: 'services.arxivApiUrl', env: ['DOCENT_ARXIV_API_URL'], default: 'https://export.arxiv.org/api/query', doc: 'arXiv query endpoint (preprint_search).' },
   { path: 'services.wikipediaApiUrl', env: ['DOCENT_WIKIPEDIA_API_URL'], default: 'https://{lang}.wikipedia.org/api/rest_v1', doc: 'Wikipedia REST base; {lang} is filled in (encyclopedia).' },
-  { path: 'services.webSearchApiUrl', env: ['DOCENT_WEB_SEARCH_API_URL'], default: 'https://api.search.brave.com/res/v1/web/search', doc: 'Web search provider endpoint (web_search).' },
+  { path: 'services.webSearchProvider', env: ['DOCENT_WEB_SEARCH_PROVIDER'], default: 'brave', doc: 'Web search provider of web_search: `brave` (Brave Search API) or `tavily` (Tavily Search API).' },
+  { path: 'services.webSearchApiUrl', env: ['DOCENT_WEB_SEARCH_API_URL'], doc: 'Web search provider endpoint (web_search). Default: the provider\'s own, https://api.search.brave.com/res/v1/web/search or https://api.tavily.com/search.' },
   { path: 'services.chatWebhookHost', env: ['DOCENT_CHAT_WEBHOOK_HOST'], default: 'hooks.slack.com', doc: 'The only host chat_webhook posts to.' },
   { path: 'secrets.githubToken', env: ['GITHUB_TOKEN'], secret: true, doc: 'GitHub token (analytics_fetcher code_host).' },
   { path: 'secrets.webSearchApiKey', env: ['DOCENT_WEB_SEARCH_API_KEY'], secret: true, doc: 'Web search provider key (web_search).' },
+  { path: 'outbound.timeoutMs', env: ['DOCENT_OUTBOUND_TIMEOUT_MS'], default: 15000, doc: 'Time limit of one outbound HTTP request, redirects included, in milliseconds (connecting is limited to 5 s within it).' },
   { path: 'social.timeoutSeconds', env: ['DOCENT_SOCIAL_TIMEOUT'], default: 20, doc: 'Seconds social_poster waits for a platform to answer a post.' },
   { path: 'social.mastodonUrl', env: ['DOCENT_MASTODON_URL'], default: 'https://mastodon.social', doc: 'Mastodon instance of the microblog account (social_poster, POST /api/v1/statuses).' },
   { path: 'social.mastodonToken', env: ['DOCENT_MASTODON_TOKEN'], secret: true, doc: 'Mastodon access token with the write:statuses scope (social_poster microblog).' },
