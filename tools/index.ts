@@ -4,9 +4,11 @@
  */
 import type { AnyTool } from '../src/catalog/definition.js';
 import { calculator } from './calculator.js';
+import { datetime } from './datetime.js';
 
 export const TOOLS: readonly AnyTool[] = Object.freeze([
   calculator,
+  datetime,
 ]);
 
 export function findTool(name: string): AnyTool | undefined {
