@@ -89,7 +89,9 @@ export class Store {
 
   static async open(dataDir: string, logger: Logger): Promise<Store> {
     await mkdir(dataDir, { recursive: true });
-    const db = await lancedb.connect(dataDir);
+    // Every read sees commits made by other processes (a key created or revoked by `docent keys`, documents
+    // added by `docent ingest` while the server runs); LanceDB's default never re-checks an open table.
+    const db = await lancedb.connect(dataDir, { readConsistencyInterval: 0 });
     return new Store(dataDir, db, logger);
   }
 
