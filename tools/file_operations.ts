@@ -1,0 +1,185 @@
+import type { Stats } from 'node:fs';
+import { z } from 'zod';
+import { defineTool } from '../src/catalog/definition.js';
+import { ToolError } from '../src/errors.js';
+import { MAX_LIST_DEPTH, MAX_LIST_ENTRIES, countBelow, listDirectory, readText, remove, tooLarge, typeOf, writeAtomic } from '../src/workspace/files.js';
+import { MAX_FILE_BYTES, Workspace, codeOf, type ResolvedPath } from '../src/workspace/sandbox.js';
+
+const OPERATIONS = ['read', 'write', 'list', 'delete'] as const;
+type Operation = (typeof OPERATIONS)[number];
+
+const entry = z.object({
+  path: z.string().describe('Relative to the workspace root'),
+  name: z.string(),
+  type: z.enum(['file', 'directory', 'symlink', 'other']),
+  size: z.number().int().optional().describe('Bytes, for files'),
+});
+
+const output = z.object({
+  operation: z.enum(OPERATIONS),
+  path: z.string().describe('The path acted on, normalised, relative to the workspace root ("" is the root)'),
+  content: z.string().optional().describe('The file text (read)'),
+  size: z.number().int().optional().describe('File size in bytes (read, write)'),
+  created: z.boolean().optional().describe('True when write created the file, false when it replaced one'),
+  entries: z.array(entry).optional().describe('Directory entries sorted by path (list)'),
+  truncated: z.boolean().optional().describe(`True when a recursive list stopped at ${MAX_LIST_DEPTH} levels or ${MAX_LIST_ENTRIES} entries`),
+  deleted: z.enum(['file', 'directory', 'symlink', 'other']).optional().describe('What was deleted (delete)'),
+});
+type Output = z.infer<typeof output>;
+
+type Existing = ResolvedPath & { stat: Stats };
+
+function exists(target: ResolvedPath): target is Existing {
+  return target.stat !== undefined;
+}
+
+function needs(field: string, operation: Operation, example: string): ToolError {
+  return new ToolError(`operation "${operation}" needs \`${field}\` (for example ${example}).`, 'invalid_arguments');
+}
+
+function notFound(target: ResolvedPath): ToolError {
+  return new ToolError(`${target.path} does not exist in the workspace. Use operation "list" to see what is there.`, 'not_found');
+}
+
+const shown = (target: ResolvedPath) => target.path || 'the workspace root';
+
+/** Expected filesystem failures become errors the model can act on; anything else stays internal. */
+function fsError(error: unknown, target: string): unknown {
+  switch (codeOf(error)) {
+    case 'EACCES':
+    case 'EPERM':
+      return new ToolError(`Permission denied on ${target}. The server's user cannot access it.`, 'forbidden');
+    case 'ENAMETOOLONG':
+      return new ToolError(`A name in ${target} is too long for the filesystem. Use shorter names.`, 'invalid_path');
+    case 'ENOSPC':
+    case 'EDQUOT':
+      return new ToolError('The disk holding the workspace is full. Delete files and try again.', 'no_space');
+    case 'ELOOP':
+      return new ToolError(`${target} is a symbolic link, which this operation does not follow.`, 'outside_workspace');
+    default:
+      return error;
+  }
+}
+
+export const file_operations = defineTool({
+  name: 'file_operations',
+  title: 'Workspace files',
+  description:
+    'Read, write, list and delete UTF-8 text files in the agent workspace, a sandbox directory on the server ' +
+    '(`./agent_workspace` unless the operator chose another). `path` is relative to the workspace root ' +
+    '(e.g. notes/plan.md); absolute paths, `..` above the root, and symbolic links that lead outside are refused. ' +
+    `Files are at most ${MAX_FILE_BYTES} bytes (512 KB). ` +
+    'Operations: `read` (the file text); `write` (create or replace a file with `content`, atomically; missing ' +
+    'parent directories are created); `list` (entries of a directory with type and size, the root when `path` ' +
+    'is omitted; `recursive` for the whole tree); `delete` (a file, a symbolic link itself, or an empty directory; ' +
+    'a non-empty directory needs `force: true`). Deletes always need the user\'s confirmation; writes may, depending ' +
+    'on the server\'s policy. When a call answers "confirmation required", show the summary to the user and, if they ' +
+    'agree, repeat the call with the `confirmation_token` it gave. Use it for notes, drafts and intermediate ' +
+    'results an agent keeps between steps. Not for binary files, files elsewhere on the machine, or the uploaded ' +
+    'documentation (ask rag_query for that).',
+  input: z.object({
+    operation: z.enum(OPERATIONS).describe('read | write | list | delete'),
+    path: z.string().max(4096).optional().describe('Relative to the workspace root, "/"-separated (e.g. notes/plan.md); list defaults to the root'),
+    content: z.string().optional().describe(`The complete new file text, for write (at most ${MAX_FILE_BYTES} bytes as UTF-8)`),
+    force: z.boolean().optional().describe('For delete: also delete a non-empty directory and everything in it'),
+    recursive: z.boolean().optional().describe(`For list: include subdirectories (at most ${MAX_LIST_DEPTH} levels, ${MAX_LIST_ENTRIES} entries)`),
+  }),
+  output,
+  side_effects: 'mutating',
+  cost_class: 'free',
+  requires_secret: false,
+  hints: [
+    'write replaces the whole file: read it first and send the full new text.',
+    'Deleting a symbolic link removes the link, never what it points to.',
+  ],
+  async handler(input, ctx) {
+    const { operation } = input;
+    const workspace = await Workspace.open(ctx.config.workspaceDir);
+    const requested = input.path ?? (operation === 'list' ? '' : undefined);
+    if (requested === undefined) throw needs('path', operation, '"notes/plan.md"');
+    const resolve = (followFinalLink = true) => workspace.resolve(requested, { followFinalLink });
+
+    try {
+      switch (operation) {
+        case 'read': {
+          const target = await resolve();
+          if (!exists(target)) throw notFound(target);
+          if (target.stat.isDirectory()) throw new ToolError(`${shown(target)} is a directory. Use operation "list" to see its entries.`, 'is_a_directory');
+          if (!target.stat.isFile()) throw new ToolError(`${target.path} is not a regular file.`, 'not_a_file');
+          if (target.stat.size > MAX_FILE_BYTES) throw tooLarge(target.path, target.stat.size);
+          const content = await readText(target);
+          const value: Output = { operation, path: target.path, content, size: Buffer.byteLength(content, 'utf8') };
+          return { value, text: content };
+        }
+
+        case 'write': {
+          if (input.content === undefined) throw needs('content', operation, '"# Plan\\n- first step\\n"');
+          const bytes = Buffer.from(input.content, 'utf8');
+          if (bytes.length > MAX_FILE_BYTES) throw tooLarge('The content', bytes.length);
+          if (requested.endsWith('/')) throw new ToolError(`Path ${JSON.stringify(requested)} ends with "/", which names a directory. Give a file name.`, 'invalid_path');
+          let target = await resolve();
+          if (target.path === '') throw new ToolError('write needs a file path, not the workspace root.', 'invalid_path');
+          const checkWritable = (t: ResolvedPath) => {
+            if (t.stat?.isDirectory()) throw new ToolError(`${t.path} is a directory; write needs a file path.`, 'is_a_directory');
+            if (t.stat && !t.stat.isFile()) throw new ToolError(`${t.path} is not a regular file, so it cannot be written.`, 'not_a_file');
+          };
+          checkWritable(target);
+          await ctx.confirm({
+            kind: 'safe',
+            summary: target.stat
+              ? `Replace ${target.path} (${target.stat.size} bytes) with ${bytes.length} bytes in the agent workspace`
+              : `Create ${target.path} (${bytes.length} bytes) in the agent workspace`,
+          });
+          target = await resolve();
+          checkWritable(target);
+          await writeAtomic(workspace, target, bytes);
+          const created = !target.stat;
+          return {
+            value: { operation, path: target.path, size: bytes.length, created },
+            text: `${created ? 'Created' : 'Replaced'} ${target.path} (${bytes.length} bytes).`,
+          };
+        }
+
+        case 'list': {
+          const target = await resolve();
+          if (!exists(target)) throw notFound(target);
+          if (!target.stat.isDirectory()) {
+            throw new ToolError(`${target.path} is a ${typeOf(target.stat)}, not a directory. Use operation "read" for a file.`, 'not_a_directory');
+          }
+          const { entries, truncated } = await listDirectory(target.absolute, target.path, input.recursive === true);
+          const lines = entries.map((e) => `${e.type === 'directory' ? 'd' : e.type === 'symlink' ? 'l' : e.type === 'file' ? 'f' : '?'} ${e.path}${e.size === undefined ? '' : ` (${e.size} bytes)`}`);
+          const header = `${entries.length} entr${entries.length === 1 ? 'y' : 'ies'} in ${shown(target)}${truncated ? ` (truncated at ${MAX_LIST_DEPTH} levels or ${MAX_LIST_ENTRIES} entries; list a subdirectory for more)` : ''}`;
+          return { value: { operation, path: target.path, entries, truncated }, text: [header, ...lines].join('\n') };
+        }
+
+        case 'delete': {
+          const target = await resolve(false);
+          if (target.path === '') throw new ToolError('The workspace root itself cannot be deleted. Delete the entries inside it instead.', 'invalid_path');
+          if (!exists(target)) throw notFound(target);
+          const kind = typeOf(target.stat);
+          let summary: string;
+          if (kind === 'directory') {
+            const { count, more } = await countBelow(target.absolute);
+            if (count > 0 && input.force !== true) {
+              throw new ToolError(
+                `${target.path} is a directory with ${more ? `at least ${count}` : count} entr${count === 1 ? 'y' : 'ies'} below it. ` +
+                  'Pass force: true to delete it and everything in it, or delete the entries first.',
+                'not_empty',
+              );
+            }
+            summary = count === 0 ? `Delete the empty directory ${target.path}` : `Delete the directory ${target.path} and the ${more ? `${count}+` : count} entries below it`;
+          } else if (kind === 'symlink') {
+            summary = `Delete the symbolic link ${target.path} (what it points to is not touched)`;
+          } else {
+            summary = `Delete the file ${target.path} (${target.stat.size} bytes)`;
+          }
+          await ctx.confirm({ kind: 'destructive', summary: `${summary} from the agent workspace` });
+          await remove(target, kind === 'directory' && input.force === true);
+          return { value: { operation, path: target.path, deleted: kind }, text: `Deleted ${kind} ${target.path}.` };
+        }
+      }
+    } catch (error) {
+      throw fsError(error, JSON.stringify(requested));
+    }
+  },
+});
