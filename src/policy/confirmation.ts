@@ -8,7 +8,8 @@
  * - `paid`: auto-confirmed in agent mode while the tenant's paid-call budget lasts; explicit beyond it and
  *   always outside agent mode.
  *
- * A token is an HMAC over (tenant, tool, canonical arguments, expiry): it confirms exactly that call, once.
+ * A token is an HMAC over (tenant, tool, canonical arguments, expiry, random nonce): it confirms exactly that
+ * call, once. The nonce makes every issued token new, so a token re-issued after one was spent is redeemable.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
@@ -70,26 +71,27 @@ export class ConfirmationLedger {
     this.secret = secret ?? randomBytes(32);
   }
 
-  private mac(subject: ConfirmationSubject, expires: number): string {
+  private mac(subject: ConfirmationSubject, expires: number, nonce: string): string {
     return createHmac('sha256', this.secret)
-      .update(canonicalJson([subject.tenant, subject.tool, subject.args, expires]))
+      .update(canonicalJson([subject.tenant, subject.tool, subject.args, expires, nonce]))
       .digest('base64url');
   }
 
   issue(subject: ConfirmationSubject): string {
     const expires = Math.floor(this.now() / 1000) + this.settings.confirmationTtlSeconds;
-    return `ct1.${expires}.${this.mac(subject, expires)}`;
+    const nonce = randomBytes(12).toString('base64url');
+    return `ct1.${expires}.${nonce}.${this.mac(subject, expires, nonce)}`;
   }
 
   /** True (and the token is spent) when `token` confirms exactly this call and has not expired or been used. */
   redeem(subject: ConfirmationSubject, token: string): boolean {
-    const match = /^ct1\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(token);
+    const match = /^ct1\.(\d{1,12})\.([A-Za-z0-9_-]{16})\.([A-Za-z0-9_-]{43})$/.exec(token);
     if (!match) return false;
     const expires = Number(match[1]);
     const nowSec = Math.floor(this.now() / 1000);
     if (expires < nowSec) return false;
-    const expected = Buffer.from(this.mac(subject, expires));
-    const given = Buffer.from(match[2]!);
+    const expected = Buffer.from(this.mac(subject, expires, match[2]!));
+    const given = Buffer.from(match[3]!);
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) return false;
     for (const [t, exp] of this.redeemed) if (exp < nowSec) this.redeemed.delete(t);
     if (this.redeemed.has(token)) return false;
