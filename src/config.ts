@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from './errors.js';
+import { isAgentEnvironment } from './policy/agent-mode.js';
 
 const bool = z.union([z.boolean(), z.enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'])]).transform((v) =>
   typeof v === 'boolean' ? v : ['1', 'true', 'yes', 'on'].includes(v),
@@ -194,8 +195,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     let value = s.default;
     let from = `default of ${s.path}`;
     if (s.path === 'policy.agentEnv') {
-      const hit = s.env!.find((name) => env[name] !== undefined && env[name] !== '' && env[name] !== '0' && env[name] !== 'false');
-      value = hit !== undefined;
+      value = isAgentEnvironment(env);
       from = 'environment';
     } else {
       const name = s.env?.find((n) => env[n] !== undefined && env[n] !== '');
