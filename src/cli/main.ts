@@ -16,11 +16,13 @@ export interface Command {
 const COMMANDS: Record<string, () => Promise<Command>> = {
   serve: () => import('./commands/serve.js').then((m) => m.command),
   manifest: () => import('./commands/manifest.js').then((m) => m.command),
+  keys: () => import('./commands/keys.js').then((m) => m.command),
 };
 
 const SUMMARIES: Record<string, string> = {
   serve: 'Serve MCP over stdio (default) or HTTP (--http)',
   manifest: 'Print the agent manifest JSON',
+  keys: 'Create, list and revoke API keys for the HTTP API',
 };
 
 function mainHelp(): string {

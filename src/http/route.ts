@@ -26,6 +26,11 @@ export interface RouteContext {
   body: unknown;
   /** Present on every route whose `auth` is `key`. */
   caller: Caller;
+  /**
+   * The public base URL (no trailing slash): `baseUrl` from config, or the actual listening address when
+   * no base URL was set and the port was 0.
+   */
+  baseUrl: string;
 }
 
 export interface HttpResult {
@@ -45,6 +50,13 @@ export interface Route {
   /** When true the handler has written the response itself (streaming, MCP transport). */
   raw?: boolean;
   handle(ctx: RouteContext): Promise<HttpResult | void>;
+}
+
+/** A route module (src/http/routes/<area>.ts), listed in order in src/http/routes/index.ts. */
+export interface RouteModule {
+  routes: Route[];
+  /** Releases what the module holds for this runtime (sessions, timers); called once on shutdown. */
+  close?(runtime: Runtime): Promise<void>;
 }
 
 /** An expected HTTP failure; rendered as `{ "error": { "code", "message", ...details } }`. */

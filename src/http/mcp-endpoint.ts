@@ -1,0 +1,224 @@
+/**
+ * Streamable HTTP MCP at /mcp, on the SDK's StreamableHTTPServerTransport.
+ *
+ * Sessions (the default): `initialize` without a session id opens a session (its own MCP server and
+ * transport) bound to the caller's tenant; later requests carry `Mcp-Session-Id`. A session id presented
+ * with another tenant's key is answered exactly like an unknown one (404), so ids cannot be probed or
+ * borrowed. Sessions let the server ask the client (elicitation, sampling) and carry log notifications
+ * on the client's GET stream. Idle sessions (no request for SESSION_IDLE_MS, no stream open) are closed.
+ *
+ * Stateless (`--stateless`): every POST gets a fresh server and transport, so any replica can answer any
+ * request; there are no server-to-client requests, and GET/DELETE are 405.
+ *
+ * Identity: the tenant of the API key (`tenantBound`), agent mode from each request's headers.
+ */
+import { randomUUID } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { createMcpServer, type Extra } from '../mcp/server.js';
+import { isAgentRequest } from '../policy/agent-mode.js';
+import type { Runtime } from '../runtime.js';
+import { sendJson } from './respond.js';
+import type { RouteContext } from './route.js';
+
+/** A session with no request for this long (and no stream open) is closed. */
+export const SESSION_IDLE_MS = 30 * 60 * 1000;
+/** Sessions one process holds at most; beyond it new sessions are refused with 503. */
+export const MAX_SESSIONS = 5000;
+const SESSION_HEADER = 'mcp-session-id';
+
+interface Session {
+  id: string;
+  tenant: string;
+  server: Server;
+  transport: StreamableHTTPServerTransport;
+  lastSeen: number;
+  /** Requests of this session still open (a GET stream stays open for the session's life). */
+  open: number;
+  closed: boolean;
+}
+
+/** A JSON-RPC error response, the shape MCP clients read on /mcp. */
+function rpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+  sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null }, headers);
+}
+
+function opensSession(body: unknown): boolean {
+  return Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
+}
+
+export class McpEndpoint {
+  private readonly sessions = new Map<string, Session>();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(private readonly runtime: Runtime) {
+    this.sweeper = setInterval(() => this.sweep(), Math.min(60_000, SESSION_IDLE_MS)).unref();
+  }
+
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  private newServer(tenant: string, serverRequests: boolean): Server {
+    const { config, services, logger } = this.runtime;
+    return createMcpServer({
+      config,
+      services,
+      logger,
+      transport: 'http',
+      serverRequests,
+      identify: (extra: Extra) => ({
+        tenant,
+        tenantBound: config.http.auth === 'key',
+        agentMode: isAgentRequest(extra.requestInfo?.headers ?? {}),
+      }),
+    });
+  }
+
+  async post(ctx: RouteContext): Promise<void> {
+    if (this.runtime.config.http.stateless) return this.stateless(ctx);
+    const id = ctx.req.headers[SESSION_HEADER];
+    if (typeof id === 'string') {
+      const session = this.lookup(ctx, id);
+      if (session) await this.forward(session, ctx);
+      return;
+    }
+    if (!opensSession(ctx.body)) {
+      rpcError(ctx.res, 400, -32000, 'Bad Request: no Mcp-Session-Id header. Send "initialize" first and then the session id it returns.');
+      return;
+    }
+    if (this.sessions.size >= MAX_SESSIONS) this.sweep(true);
+    if (this.sessions.size >= MAX_SESSIONS) {
+      rpcError(ctx.res, 503, -32000, 'Too many open MCP sessions on this server; retry shortly.', { 'retry-after': '30' });
+      return;
+    }
+    await this.open(ctx);
+  }
+
+  async get(ctx: RouteContext): Promise<void> {
+    if (this.runtime.config.http.stateless) return this.notInStateless(ctx);
+    const id = ctx.req.headers[SESSION_HEADER];
+    if (typeof id !== 'string') {
+      rpcError(ctx.res, 400, -32000, 'Bad Request: the Mcp-Session-Id header is required to open a stream.');
+      return;
+    }
+    const session = this.lookup(ctx, id);
+    if (session) await this.forward(session, ctx);
+  }
+
+  async delete(ctx: RouteContext): Promise<void> {
+    if (this.runtime.config.http.stateless) return this.notInStateless(ctx);
+    const id = ctx.req.headers[SESSION_HEADER];
+    if (typeof id !== 'string') {
+      rpcError(ctx.res, 400, -32000, 'Bad Request: the Mcp-Session-Id header names the session to end.');
+      return;
+    }
+    const session = this.lookup(ctx, id);
+    if (session) await this.forward(session, ctx);
+  }
+
+  private notInStateless(ctx: RouteContext): void {
+    rpcError(ctx.res, 405, -32000, 'This server runs stateless (no sessions): only POST is supported on /mcp.', { allow: 'POST' });
+  }
+
+  /** The caller's session, or a 404 written (unknown id, or one that belongs to another tenant). */
+  private lookup(ctx: RouteContext, id: string): Session | undefined {
+    const session = this.sessions.get(id);
+    if (session && !session.closed && session.tenant === ctx.caller.tenant) return session;
+    if (session) this.runtime.logger.warn({ tenant: ctx.caller.tenant, key: ctx.caller.keyId }, 'MCP session id presented by another tenant; refused');
+    rpcError(ctx.res, 404, -32001, 'Session not found (it ended, expired or never existed). Initialize a new session.');
+    return undefined;
+  }
+
+  private async forward(session: Session, ctx: RouteContext): Promise<void> {
+    session.open++;
+    session.lastSeen = Date.now();
+    ctx.res.once('close', () => {
+      session.open--;
+      session.lastSeen = Date.now();
+    });
+    await session.transport.handleRequest(ctx.req, ctx.res, ctx.body);
+  }
+
+  private async open(ctx: RouteContext): Promise<void> {
+    const tenant = ctx.caller.tenant;
+    const server = this.newServer(tenant, true);
+    const session: Session = {
+      id: '',
+      tenant,
+      server,
+      transport: undefined as unknown as StreamableHTTPServerTransport,
+      lastSeen: Date.now(),
+      open: 0,
+      closed: false,
+    };
+    session.transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        session.id = id;
+        this.sessions.set(id, session);
+        this.runtime.logger.info({ tenant, sessions: this.sessions.size }, 'MCP session opened');
+      },
+      onsessionclosed: () => void this.end(session, 'closed by the client'),
+    });
+    session.transport.onclose = () => void this.end(session, 'transport closed');
+    await server.connect(session.transport);
+    await this.forward(session, ctx);
+    // An initialize that failed (bad version, malformed) never became a session: release it.
+    if (!session.id) await this.end(session, 'initialize failed');
+  }
+
+  private async end(session: Session, why: string): Promise<void> {
+    if (session.closed) return;
+    session.closed = true;
+    if (session.id && this.sessions.get(session.id) === session) this.sessions.delete(session.id);
+    await session.server.close().catch(() => undefined);
+    if (session.id) this.runtime.logger.info({ tenant: session.tenant, why, sessions: this.sessions.size }, 'MCP session ended');
+  }
+
+  private async stateless(ctx: RouteContext): Promise<void> {
+    const server = this.newServer(ctx.caller.tenant, false);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    ctx.res.once('close', () => {
+      void server.close().catch(() => undefined);
+    });
+    await server.connect(transport);
+    await transport.handleRequest(ctx.req, ctx.res, ctx.body);
+  }
+
+  /** Closes idle sessions (or, when `force`, the longest idle ones without open streams beyond the cap). */
+  private sweep(force = false): void {
+    const now = Date.now();
+    for (const session of this.sessions.values()) {
+      if (session.open === 0 && now - session.lastSeen > SESSION_IDLE_MS) void this.end(session, 'idle');
+    }
+    if (force && this.sessions.size >= MAX_SESSIONS) {
+      const idle = [...this.sessions.values()].filter((s) => s.open === 0).sort((a, b) => a.lastSeen - b.lastSeen);
+      for (const session of idle.slice(0, Math.ceil(MAX_SESSIONS / 10))) void this.end(session, 'evicted (session cap)');
+    }
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.sweeper);
+    await Promise.all([...this.sessions.values()].map((s) => this.end(s, 'server shutting down')));
+  }
+}
+
+const endpoints = new WeakMap<Runtime, McpEndpoint>();
+
+export function mcpEndpoint(runtime: Runtime): McpEndpoint {
+  let endpoint = endpoints.get(runtime);
+  if (!endpoint) {
+    endpoint = new McpEndpoint(runtime);
+    endpoints.set(runtime, endpoint);
+  }
+  return endpoint;
+}
+
+export async function closeMcpEndpoint(runtime: Runtime): Promise<void> {
+  const endpoint = endpoints.get(runtime);
+  endpoints.delete(runtime);
+  await endpoint?.close();
+}

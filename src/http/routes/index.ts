@@ -1,0 +1,14 @@
+/**
+ * The route modules the HTTP app serves, in order. Each module exports `routes: Route[]` (and optionally
+ * `close(runtime)`); adding an area's routes means adding its module here.
+ */
+import type { RouteModule } from '../route.js';
+import * as mcp from './mcp.js';
+import * as meta from './meta.js';
+import * as tools from './tools.js';
+
+export const ROUTE_MODULES: readonly RouteModule[] = [
+  meta,
+  mcp,
+  tools,
+];

@@ -1,0 +1,68 @@
+/**
+ * `POST /v1/tools/:name`: the REST call of any tool, through the same invokeTool path as MCP tools/call
+ * (same validation, same confirmation policy, same result). The JSON body is the tool's arguments.
+ *
+ * 200 `{ ok: true, result, text }`, or `{ ok: false, error: { code, message, ...details } }` with a status
+ * from the error code (statusForToolError). A call that needs confirmation answers 409 with
+ * `error.confirmation_token`; repeat the call with `"confirmation_token": "<token>"` in the arguments.
+ */
+import { findTool } from '../../../tools/index.js';
+import { invokeTool } from '../../catalog/invoke.js';
+import { withCode } from '../respond.js';
+import { HttpError, type Route } from '../route.js';
+
+const STATUS_BY_CODE: Record<string, number> = {
+  invalid_arguments: 400,
+  forbidden: 403,
+  not_found: 404,
+  confirmation_required: 409,
+  declined: 409,
+  conflict: 409,
+  internal_error: 500,
+};
+
+/** HTTP status of a failed tool call, from its ToolError code. */
+export function statusForToolError(code: string): number {
+  const exact = STATUS_BY_CODE[code];
+  if (exact !== undefined) return exact;
+  if (/rate|limit|quota|budget/.test(code)) return 429;
+  if (/timeout/.test(code)) return 504;
+  if (/unavailable|not_configured/.test(code)) return 503;
+  if (/upstream|network|model_error/.test(code)) return 502;
+  return 422;
+}
+
+export const routes: Route[] = [
+  {
+    method: 'POST',
+    path: '/v1/tools/:name',
+    auth: 'key',
+    body: 'json',
+    async handle(ctx) {
+      const tool = findTool(ctx.params.name!);
+      if (!tool) {
+        throw new HttpError(404, 'unknown_tool', `No tool named "${ctx.params.name!.slice(0, 100)}". GET /.well-known/agent-manifest.json lists the tools.`);
+      }
+      const { config, services, logger } = ctx.runtime;
+      const aborted = new AbortController();
+      ctx.res.once('close', () => {
+        if (!ctx.res.writableFinished) aborted.abort();
+      });
+      const outcome = await invokeTool(tool, ctx.body ?? {}, {
+        config,
+        services,
+        logger,
+        tenant: ctx.caller.tenant,
+        tenantBound: config.http.auth === 'key',
+        agentMode: ctx.caller.agentMode,
+        transport: 'rest',
+        signal: aborted.signal,
+      });
+      if (outcome.ok) return { status: 200, body: { ok: true, result: outcome.value, text: outcome.text } };
+      return {
+        status: statusForToolError(outcome.code),
+        body: { ok: false, error: withCode(outcome.code, outcome.message, outcome.details) },
+      };
+    },
+  },
+];
