@@ -6,9 +6,11 @@ import type { Config } from './config.js';
 import type { Logger } from './logging.js';
 import { ConfirmationLedger } from './policy/confirmation.js';
 import type { Store } from './storage/store.js';
+import type { ModelAccess } from './model/index.js';
 
 export class Services {
   private storePromise?: Promise<Store>;
+  private modelPromise?: Promise<ModelAccess>;
   readonly confirmations: ConfirmationLedger;
 
   constructor(readonly config: Config, readonly logger: Logger) {
@@ -20,6 +22,12 @@ export class Services {
     this.storePromise ??= import('./storage/store.js').then((m) => m.openStore(this.config.dataDir, this.logger));
     this.storePromise.catch(() => (this.storePromise = undefined));
     return this.storePromise;
+  }
+
+  /** Chat models (src/model): `(await services.model()).resolve(ctx.client).complete({...})`. */
+  model(): Promise<ModelAccess> {
+    this.modelPromise ??= import('./model/index.js').then((m) => new m.ModelAccess(this.config, this.logger));
+    return this.modelPromise;
   }
 
   async close(): Promise<void> {
