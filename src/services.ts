@@ -10,6 +10,7 @@ import type { ModelAccess } from './model/index.js';
 
 export class Services {
   private storePromise?: Promise<Store>;
+  private socialPromise?: Promise<typeof import('./social/index.js')>;
   private modelPromise?: Promise<ModelAccess>;
   readonly confirmations: ConfirmationLedger;
 
@@ -28,6 +29,12 @@ export class Services {
   model(): Promise<ModelAccess> {
     this.modelPromise ??= import('./model/index.js').then((m) => new m.ModelAccess(this.config, this.logger));
     return this.modelPromise;
+  }
+
+  /** Social platform adapters (src/social), for social_poster. */
+  social(): Promise<typeof import('./social/index.js')> {
+    this.socialPromise ??= import('./social/index.js');
+    return this.socialPromise;
   }
 
   async close(): Promise<void> {

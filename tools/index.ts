@@ -6,11 +6,19 @@ import type { AnyTool } from '../src/catalog/definition.js';
 import { calculator } from './calculator.js';
 import { datetime } from './datetime.js';
 import { file_operations } from './file_operations.js';
+import { pricing_manager } from './pricing_manager.js';
+import { scheduler } from './scheduler.js';
+import { social_poster } from './social_poster.js';
+import { spawn_sub_agent } from './spawn_sub_agent.js';
 
 export const TOOLS: readonly AnyTool[] = Object.freeze([
   calculator,
   datetime,
   file_operations,
+  pricing_manager,
+  scheduler,
+  social_poster,
+  spawn_sub_agent,
 ]);
 
 export function findTool(name: string): AnyTool | undefined {

@@ -1,0 +1,187 @@
+import { z } from 'zod';
+import { defineTool } from '../src/catalog/definition.js';
+import { ToolError } from '../src/errors.js';
+import { required, unexpected } from '../src/tenants/fields.js';
+import { dollars, PlanStore, type PlanRow } from '../src/tenants/plans.js';
+import { projectRevenue, suggestPricing } from '../src/tenants/pricing.js';
+import { resolveTenant, tenantIdInput } from '../src/tenants/tenant.js';
+
+const ACTIONS = ['create_plan', 'list_plans', 'project_revenue', 'suggest_pricing'] as const;
+
+/** The fields each action reads (besides action and tenant_id); anything else is refused, not ignored. */
+const FIELDS: Record<(typeof ACTIONS)[number], readonly string[]> = {
+  create_plan: ['name', 'price_usd', 'requests_per_month', 'features'],
+  list_plans: [],
+  project_revenue: ['subscribers'],
+  suggest_pricing: ['category'],
+};
+
+const plan = z.object({
+  id: z.string(),
+  name: z.string(),
+  price_usd: z.number(),
+  requests_per_month: z.number().int(),
+  features: z.array(z.string()),
+  created_at: z.string(),
+});
+
+const money = z.string().describe('US dollars, exact, two decimals');
+
+const output = z.object({
+  action: z.enum(ACTIONS),
+  tenant_id: z.string(),
+  created: z.boolean().optional().describe('create_plan: false when an identical plan already existed'),
+  plan: plan.optional(),
+  plans: z.array(plan).optional(),
+  projection: z
+    .object({
+      currency: z.literal('USD'),
+      plans: z.array(z.object({ name: z.string(), price_usd: money, subscribers: z.number().int(), monthly_revenue_usd: money, annual_revenue_usd: money })),
+      total: z.object({ subscribers: z.number().int(), monthly_revenue_usd: money, annual_revenue_usd: money }),
+      unknown_plans: z.array(z.string()).describe('Names in subscribers that are not plans of the tenant; not in the totals'),
+      plans_not_in_projection: z.array(z.string()).describe('Plans of the tenant with no subscriber count given (counted as 0)'),
+    })
+    .optional(),
+  suggestion: z
+    .object({
+      category: z.string(),
+      cost_profile: z.enum(['lightweight', 'data', 'messaging', 'compute_heavy']),
+      profile_reason: z.string(),
+      tiers: z.array(
+        z.object({ tier: z.enum(['free', 'paid', 'scale']), price_usd: money, requests_per_month: z.number().int(), usd_per_1000_requests: z.string(), rationale: z.string() }),
+      ),
+      rules: z.array(z.string()),
+      comparison: z.array(
+        z.object({
+          plan: z.string(),
+          price_usd: money,
+          requests_per_month: z.number().int(),
+          usd_per_1000_requests: z.string().nullable(),
+          compared_with: z.enum(['free', 'paid', 'scale']),
+          assessment: z.string(),
+        }),
+      ),
+      gaps: z.array(z.string()),
+      caveat: z.string(),
+    })
+    .optional(),
+});
+
+type Output = z.infer<typeof output>;
+
+function shown(row: PlanRow): z.infer<typeof plan> {
+  return {
+    id: row.id,
+    name: row.name,
+    price_usd: row.price_cents / 100,
+    requests_per_month: row.requests_per_month,
+    features: row.features,
+    created_at: row.created_at,
+  };
+}
+
+function planLine(p: PlanRow): string {
+  const features = p.features.length ? `; ${p.features.join(', ')}` : '';
+  return `${p.name}: ${dollars(p.price_cents)}/month, ${p.requests_per_month.toLocaleString('en-US')} requests/month${features}`;
+}
+
+export const pricing_manager = defineTool({
+  name: 'pricing_manager',
+  title: 'Pricing plans',
+  description:
+    'Keeps the pricing plans of a tenant\'s API and reasons about them. Actions: `create_plan` (name, price_usd ' +
+    'per month, requests_per_month, features; names are unique per tenant, repeating an identical plan is harmless, ' +
+    'different terms under an existing name are refused), `list_plans`, `project_revenue` (subscribers: plan name → ' +
+    'expected subscriber count; monthly and annual revenue per plan and in total, exact to the cent, unknown plan ' +
+    'names reported), `suggest_pricing` (category: free/paid/scale tiers from stated rules, compared with the ' +
+    'tenant\'s plans). Use it when planning or checking an API\'s pricing. Not for billing or charging anyone, and ' +
+    'its suggestions are rules of thumb, not market data.',
+  input: z.object({
+    action: z.enum(ACTIONS).describe('What to do'),
+    tenant_id: tenantIdInput,
+    category: z.string().trim().min(1).max(200).optional().describe('suggest_pricing: the API category, e.g. "speech-to-text AI" or "weather data"'),
+    features: z.array(z.string().trim().min(1).max(200)).max(50).optional().describe('create_plan: features included in the plan'),
+    name: z.string().trim().min(1).max(64).optional().describe('create_plan: plan name, unique per tenant (case-insensitive)'),
+    price_usd: z.number().min(0).max(1_000_000).multipleOf(0.01).optional().describe('create_plan: monthly price in USD, in whole cents (0 for a free plan)'),
+    requests_per_month: z.number().int().min(0).max(1e12).optional().describe('create_plan: API requests included per month'),
+    subscribers: z
+      .record(z.string().trim().min(1).max(64), z.number().int().min(0).max(1e9))
+      .optional()
+      .describe('project_revenue: plan name → expected number of subscribers (whole numbers ≥ 0)'),
+  }),
+  output,
+  side_effects: 'none',
+  cost_class: 'free',
+  requires_secret: false,
+  hints: [
+    'Prices are per month in USD with at most two decimals; revenue figures are decimal strings, exact to the cent.',
+    'Plans cannot be edited: to change terms, create a plan under a new name.',
+  ],
+  async handler(input, ctx) {
+    const { action, tenant_id, ...rest } = input;
+    const tenant = resolveTenant(ctx, tenant_id);
+    unexpected(rest, FIELDS[action], action);
+    const plans = await PlanStore.open(ctx.services);
+    const base = { action, tenant_id: tenant };
+
+    switch (action) {
+      case 'create_plan': {
+        const name = required(input.name, 'name', action, 'the plan name');
+        const price = required(input.price_usd, 'price_usd', action, 'the monthly price in USD (0 for free)');
+        const requests = required(input.requests_per_month, 'requests_per_month', action, 'the requests included per month');
+        const { plan: row, created } = await plans.create(tenant, {
+          name,
+          price_cents: Math.round(price * 100),
+          requests_per_month: requests,
+          features: input.features ?? [],
+        });
+        const value: Output = { ...base, created, plan: shown(row) };
+        const text = created ? `Created plan ${planLine(row)} (id ${row.id}).` : `Plan "${row.name}" already exists with exactly these terms; nothing changed. ${planLine(row)}.`;
+        return { value, text };
+      }
+      case 'list_plans': {
+        const rows = await plans.list(tenant);
+        const text = rows.length
+          ? `${rows.length} plan${rows.length === 1 ? '' : 's'} for tenant "${tenant}":\n${rows.map((r) => `- ${planLine(r)}`).join('\n')}`
+          : `Tenant "${tenant}" has no pricing plans yet. Create one with action create_plan.`;
+        return { value: { ...base, plans: rows.map(shown) }, text };
+      }
+      case 'project_revenue': {
+        const subscribers = required(input.subscribers, 'subscribers', action, 'an object mapping plan names to subscriber counts');
+        if (Object.keys(subscribers).length === 0) {
+          throw new ToolError('`subscribers` is empty: give at least one plan name with its subscriber count.', 'invalid_arguments', { field: 'subscribers' });
+        }
+        const rows = await plans.list(tenant);
+        if (rows.length === 0) {
+          throw new ToolError(`Tenant "${tenant}" has no pricing plans to project: create them with action create_plan first.`, 'not_found', { field: 'subscribers' });
+        }
+        const projection = projectRevenue(rows, subscribers);
+        const lines = projection.plans.map(
+          (p) => `- ${p.name}: ${p.subscribers} × $${p.price_usd} = $${p.monthly_revenue_usd}/month, $${p.annual_revenue_usd}/year`,
+        );
+        lines.push(`Total: ${projection.total.subscribers} subscribers, $${projection.total.monthly_revenue_usd}/month, $${projection.total.annual_revenue_usd}/year.`);
+        if (projection.unknown_plans.length) {
+          lines.push(
+            `Not counted: ${projection.unknown_plans.map((n) => `"${n}"`).join(', ')} ${projection.unknown_plans.length === 1 ? 'is not a plan' : 'are not plans'} of tenant "${tenant}" ` +
+              `(its plans: ${rows.map((r) => r.name).join(', ')}).`,
+          );
+        }
+        if (projection.plans_not_in_projection.length) lines.push(`No count given (0 assumed): ${projection.plans_not_in_projection.join(', ')}.`);
+        return { value: { ...base, projection }, text: lines.join('\n') };
+      }
+      case 'suggest_pricing': {
+        const category = required(input.category, 'category', action, 'the API category to price, e.g. "weather data"');
+        const suggestion = suggestPricing(category, await plans.list(tenant));
+        const lines = [
+          `Cost profile: ${suggestion.cost_profile}. ${suggestion.profile_reason}`,
+          ...suggestion.tiers.map((t) => `- ${t.tier}: $${t.price_usd}/month, ${t.requests_per_month.toLocaleString('en-US')} requests ($${t.usd_per_1000_requests} per 1,000). ${t.rationale}`),
+          ...(suggestion.comparison.length ? ['Your plans:', ...suggestion.comparison.map((c) => `- ${c.plan}: ${c.assessment}`)] : []),
+          ...suggestion.gaps,
+          `Rules: ${suggestion.rules.join(' ')}`,
+          suggestion.caveat,
+        ];
+        return { value: { ...base, suggestion }, text: lines.join('\n') };
+      }
+    }
+  },
+});
