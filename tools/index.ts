@@ -9,7 +9,6 @@ import { file_operations } from './file_operations.js';
 import { pricing_manager } from './pricing_manager.js';
 import { scheduler } from './scheduler.js';
 import { social_poster } from './social_poster.js';
-import { spawn_sub_agent } from './spawn_sub_agent.js';
 
 export const TOOLS: readonly AnyTool[] = Object.freeze([
   calculator,
@@ -18,7 +17,6 @@ export const TOOLS: readonly AnyTool[] = Object.freeze([
   pricing_manager,
   scheduler,
   social_poster,
-  spawn_sub_agent,
 ]);
 
 export function findTool(name: string): AnyTool | undefined {
