@@ -1,4 +1,3 @@
-import { utcFormat } from 'd3-time-format';
 import { z } from 'zod';
 import { defineTool } from '../src/catalog/definition.js';
 import { ToolError } from '../src/errors.js';
@@ -9,10 +8,8 @@ import {
   formatOffset,
   formatRfc3339,
   parseRfc3339,
-  wallClock,
   type ParsedInstant,
 } from '../src/time/rfc3339.js';
-import { strftime } from '../src/time/strftime.js';
 
 const ACTIONS = ['now', 'parse', 'format', 'add', 'diff'] as const;
 const UNITS = ['seconds', 'minutes', 'hours', 'days'] as const;
@@ -31,7 +28,7 @@ const duration = (unit: Unit) =>
     .optional()
     .describe(`Whole ${unit} to add (negative to subtract), for add`);
 
-const moment = z.object({
+const momentSchema = z.object({
   utc: z.string().describe('RFC 3339 in UTC'),
   local: z.string().describe('RFC 3339 at the offset used'),
   offset: z.string().describe('The offset used, as +HH:MM'),
@@ -43,16 +40,16 @@ const moment = z.object({
   iso_week_year: z.number().int().describe('The year the ISO week belongs to'),
   day_of_year: z.number().int().describe('1-366'),
 });
-type Moment = z.infer<typeof moment>;
+type Moment = z.infer<typeof momentSchema>;
 
 const output = z.object({
   action: z.enum(ACTIONS),
-  result: moment.optional().describe('The instant: now, the parsed value, the formatted value, or the sum (add)'),
+  result: momentSchema.optional().describe('The instant: now, the parsed value, the formatted value, or the sum (add)'),
   formatted: z.string().optional().describe('The value rendered with `format` (format)'),
-  start: moment.optional().describe('The value durations were added to (add)'),
+  start: momentSchema.optional().describe('The value durations were added to (add)'),
   added_seconds: z.number().int().optional().describe('The whole duration added, in seconds (add)'),
-  from: moment.optional(),
-  to: moment.optional(),
+  from: momentSchema.optional(),
+  to: momentSchema.optional(),
   unit: z.enum(UNITS).optional(),
   difference: z.number().optional().describe('`to - from` in `unit`, exact up to floating point (may be fractional)'),
   whole_units: z.number().int().optional().describe('Whole units in the difference, truncated toward zero'),
@@ -72,24 +69,19 @@ const output = z.object({
 });
 type Output = z.infer<typeof output>;
 
-const calendar = { weekday: utcFormat('%A'), isoWeekday: utcFormat('%u'), isoWeek: utcFormat('%V'), isoYear: utcFormat('%G'), dayOfYear: utcFormat('%j') };
+type Calendar = typeof import('../src/time/strftime.js').calendarOf;
 
 /** The instant described at the offset; throws when either rendering falls outside years 0000-9999. */
-function momentOf(epochMs: number, offsetMinutes: number, what = 'result'): Moment {
+function momentOf(calendarOf: Calendar, epochMs: number, offsetMinutes: number, what = 'result'): Moment {
   assertWritable(epochMs, 0, what);
   assertWritable(epochMs, offsetMinutes, what);
-  const wall = wallClock(epochMs, offsetMinutes);
   return {
     utc: formatRfc3339(epochMs),
     local: formatRfc3339(epochMs, offsetMinutes),
     offset: formatOffset(offsetMinutes),
     epoch_seconds: Math.floor(epochMs / 1000),
     epoch_ms: epochMs,
-    weekday: calendar.weekday(wall),
-    iso_weekday: Number(calendar.isoWeekday(wall)),
-    iso_week: Number(calendar.isoWeek(wall)),
-    iso_week_year: Number(calendar.isoYear(wall)),
-    day_of_year: Number(calendar.dayOfYear(wall)),
+    ...calendarOf(epochMs, offsetMinutes),
   };
 }
 
@@ -162,19 +154,21 @@ export const datetime = defineTool({
   ],
   async handler(input) {
     const { action, tz_offset_minutes: tz } = input;
+    const { strftime, calendarOf } = await import('../src/time/strftime.js');
+    const describe = (epochMs: number, offsetMinutes: number, what?: string) => momentOf(calendarOf, epochMs, offsetMinutes, what);
     const parse = (text: string, field: string): ParsedInstant => parseRfc3339(text, field, tz ?? 0);
     const notes: string[] = [];
     const withNotes = (value: Output): Output => (notes.length ? { ...value, notes } : value);
 
     switch (action) {
       case 'now': {
-        const result = momentOf(Date.now(), tz ?? 0);
+        const result = describe(Date.now(), tz ?? 0);
         return { value: { action, result }, text: tz === undefined ? `Now: ${result.utc}` : `Now: ${result.local} (${result.utc})` };
       }
       case 'parse': {
         const parsed = parse(required(input.value, 'value', action, RFC3339_EXAMPLE), 'value');
         notes.push(...parsed.notes);
-        const result = momentOf(parsed.epochMs, tz ?? parsed.offsetMinutes, 'value');
+        const result = describe(parsed.epochMs, tz ?? parsed.offsetMinutes, 'value');
         return {
           value: withNotes({ action, result }),
           text: `${result.local} = ${result.utc}, ${result.weekday}, ISO week ${result.iso_week_year}-W${String(result.iso_week).padStart(2, '0')}, day ${result.day_of_year} of the year`,
@@ -185,7 +179,7 @@ export const datetime = defineTool({
         const parsed = parse(required(input.value, 'value', action, RFC3339_EXAMPLE), 'value');
         notes.push(...parsed.notes);
         const offset = tz ?? parsed.offsetMinutes;
-        const result = momentOf(parsed.epochMs, offset, 'value');
+        const result = describe(parsed.epochMs, offset, 'value');
         const formatted = render(parsed.epochMs, offset);
         return { value: withNotes({ action, formatted, result }), text: formatted };
       }
@@ -198,8 +192,8 @@ export const datetime = defineTool({
         }
         const addedMs = UNITS.reduce((sum, unit) => sum + (parts[unit] ?? 0) * MS[unit], 0);
         const offset = tz ?? parsed.offsetMinutes;
-        const start = momentOf(parsed.epochMs, offset, 'value');
-        const result = momentOf(parsed.epochMs + addedMs, offset);
+        const start = describe(parsed.epochMs, offset, 'value');
+        const result = describe(parsed.epochMs + addedMs, offset);
         return {
           value: withNotes({ action, result, start, added_seconds: addedMs / 1000 }),
           text: `${start.local} + ${addedMs / 1000} s = ${result.local}`,
@@ -214,8 +208,8 @@ export const datetime = defineTool({
         const breakdown = breakdownOf(ms);
         const value: Output = {
           action,
-          from: momentOf(from.epochMs, tz ?? from.offsetMinutes, 'from'),
-          to: momentOf(to.epochMs, tz ?? to.offsetMinutes, 'to'),
+          from: describe(from.epochMs, tz ?? from.offsetMinutes, 'from'),
+          to: describe(to.epochMs, tz ?? to.offsetMinutes, 'to'),
           unit,
           difference: ms / MS[unit],
           whole_units: Math.trunc(ms / MS[unit]) || 0,

@@ -6,6 +6,8 @@
  * C locale's %c %x %X, and glibc's shorthands (%F %T %R %D %r %h %k %l %C %P %n %t) are mapped here. Numeric
  * directives take the padding flags `-` (none), `_` (spaces) and `0` (zeros). Anything else after `%` is an
  * error that names it: a format is never half-rendered with a directive passed through as text.
+ *
+ * Loaded on first use (datetime imports it lazily), so listing tools never loads d3.
  */
 import { utcFormat } from 'd3-time-format';
 import { ToolError } from '../errors.js';
@@ -129,5 +131,23 @@ export function strftime(format: string): (epochMs: number, offsetMinutes: numbe
   return (epochMs, offsetMinutes) => {
     const t: Instant = { epochMs, offsetMinutes, wall: wallClock(epochMs, offsetMinutes) };
     return pieces.map((piece) => piece(t)).join('');
+  };
+}
+
+const weekday = utcFormat('%A');
+const isoWeekday = utcFormat('%u');
+const isoWeek = utcFormat('%V');
+const isoWeekYear = utcFormat('%G');
+const dayOfYear = utcFormat('%j');
+
+/** Where the instant falls in the calendar at the offset. */
+export function calendarOf(epochMs: number, offsetMinutes: number) {
+  const wall = wallClock(epochMs, offsetMinutes);
+  return {
+    weekday: weekday(wall),
+    iso_weekday: Number(isoWeekday(wall)),
+    iso_week: Number(isoWeek(wall)),
+    iso_week_year: Number(isoWeekYear(wall)),
+    day_of_year: Number(dayOfYear(wall)),
   };
 }
