@@ -42,6 +42,7 @@ function notFound(target: ResolvedPath): ToolError {
 }
 
 const shown = (target: ResolvedPath) => target.path || 'the workspace root';
+const bytes = (n: number) => `${n} byte${n === 1 ? '' : 's'}`;
 
 /** Expected filesystem failures become errors the model can act on; anything else stays internal. */
 function fsError(error: unknown, target: string): unknown {
@@ -114,8 +115,8 @@ export const file_operations = defineTool({
 
         case 'write': {
           if (input.content === undefined) throw needs('content', operation, '"# Plan\\n- first step\\n"');
-          const bytes = Buffer.from(input.content, 'utf8');
-          if (bytes.length > MAX_FILE_BYTES) throw tooLarge('The content', bytes.length);
+          const data = Buffer.from(input.content, 'utf8');
+          if (data.length > MAX_FILE_BYTES) throw tooLarge('The content', data.length);
           if (requested.endsWith('/')) throw new ToolError(`Path ${JSON.stringify(requested)} ends with "/", which names a directory. Give a file name.`, 'invalid_path');
           let target = await resolve();
           if (target.path === '') throw new ToolError('write needs a file path, not the workspace root.', 'invalid_path');
@@ -127,16 +128,16 @@ export const file_operations = defineTool({
           await ctx.confirm({
             kind: 'safe',
             summary: target.stat
-              ? `Replace ${target.path} (${target.stat.size} bytes) with ${bytes.length} bytes in the agent workspace`
-              : `Create ${target.path} (${bytes.length} bytes) in the agent workspace`,
+              ? `Replace ${target.path} (${bytes(target.stat.size)}) with ${bytes(data.length)} in the agent workspace`
+              : `Create ${target.path} (${bytes(data.length)}) in the agent workspace`,
           });
           target = await resolve();
           checkWritable(target);
-          await writeAtomic(workspace, target, bytes);
+          await writeAtomic(workspace, target, data);
           const created = !target.stat;
           return {
-            value: { operation, path: target.path, size: bytes.length, created },
-            text: `${created ? 'Created' : 'Replaced'} ${target.path} (${bytes.length} bytes).`,
+            value: { operation, path: target.path, size: data.length, created },
+            text: `${created ? 'Created' : 'Replaced'} ${target.path} (${bytes(data.length)}).`,
           };
         }
 
@@ -147,7 +148,7 @@ export const file_operations = defineTool({
             throw new ToolError(`${target.path} is a ${typeOf(target.stat)}, not a directory. Use operation "read" for a file.`, 'not_a_directory');
           }
           const { entries, truncated } = await listDirectory(target.absolute, target.path, input.recursive === true);
-          const lines = entries.map((e) => `${e.type === 'directory' ? 'd' : e.type === 'symlink' ? 'l' : e.type === 'file' ? 'f' : '?'} ${e.path}${e.size === undefined ? '' : ` (${e.size} bytes)`}`);
+          const lines = entries.map((e) => `${e.type === 'directory' ? 'd' : e.type === 'symlink' ? 'l' : e.type === 'file' ? 'f' : '?'} ${e.path}${e.size === undefined ? '' : ` (${bytes(e.size)})`}`);
           const header = `${entries.length} entr${entries.length === 1 ? 'y' : 'ies'} in ${shown(target)}${truncated ? ` (truncated at ${MAX_LIST_DEPTH} levels or ${MAX_LIST_ENTRIES} entries; list a subdirectory for more)` : ''}`;
           return { value: { operation, path: target.path, entries, truncated }, text: [header, ...lines].join('\n') };
         }
@@ -171,7 +172,7 @@ export const file_operations = defineTool({
           } else if (kind === 'symlink') {
             summary = `Delete the symbolic link ${target.path} (what it points to is not touched)`;
           } else {
-            summary = `Delete the file ${target.path} (${target.stat.size} bytes)`;
+            summary = `Delete the file ${target.path} (${bytes(target.stat.size)})`;
           }
           await ctx.confirm({ kind: 'destructive', summary: `${summary} from the agent workspace` });
           await remove(target, kind === 'directory' && input.force === true);
