@@ -7,6 +7,7 @@
  * The list is ordered; checks run one after another. Register a check with one line below.
  */
 import type { Runtime } from '../runtime.js';
+import { planLimitsCheck } from './limits.js';
 import type { Route, RouteContext } from './route.js';
 
 export type CheckContext = Omit<RouteContext, 'body'> & { route: Route };
@@ -19,5 +20,5 @@ export interface AuthenticatedCheck {
 }
 
 export const AUTHENTICATED_CHECKS: readonly AuthenticatedCheck[] = [
-  // src/http/limits.ts (per-key plan limits) goes here.
+  planLimitsCheck(),
 ];

@@ -1,0 +1,183 @@
+/**
+ * Plan limits, enforced on every authenticated HTTP request (an AuthenticatedCheck, see hooks.ts).
+ *
+ * Each API key has a plan (`free` or `pro`) whose limits are configuration (`limits.<plan>.*`, 0 = none):
+ * - requests per minute: a token bucket per key in memory (bursts up to the limit, refilled evenly over a
+ *   minute); exceeding it answers 429 `rate_limited`;
+ * - requests per calendar month (UTC): counted per key by the UsageMeter, persisted in the data directory;
+ *   exceeding it answers 429 `quota_exceeded` until the month ends;
+ * - documentation bytes stored per tenant: checked before an upload (`POST /v1/documents`); a tenant at or
+ *   over the limit, or whose upload would pass it, gets 429 `quota_exceeded`.
+ *
+ * Every refusal carries `Retry-After` (seconds) and `{ error: { code, message, limit, ... } }`. Refused
+ * requests are not counted. Successful checks set `X-RateLimit-Limit/Remaining` and
+ * `X-Quota-Limit/Remaining` headers. With `--auth none` there is no key, and no plan limits apply.
+ */
+import type { Config } from '../config.js';
+import type { Plan } from '../auth/types.js';
+import type { Runtime } from '../runtime.js';
+import { monthOf, nextMonthStart, UsageMeter } from '../tenants/usage.js';
+import type { AuthenticatedCheck, CheckContext } from './hooks.js';
+import { HttpError } from './route.js';
+
+export type PlanLimits = Config['limits']['free'];
+
+/** Bytes of documentation a tenant stores now; undefined when the documentation index cannot say. */
+export type StoredBytes = (runtime: Runtime, tenant: string) => Promise<number | undefined>;
+
+/** The routes that add documentation, where the documentation-bytes limit is checked. */
+export const DOCUMENT_UPLOAD_ROUTES: readonly { method: string; path: string }[] = [{ method: 'POST', path: '/v1/documents' }];
+
+export function planLimitsOf(config: Config, plan: string | undefined): { plan: Plan; limits: PlanLimits } {
+  const name: Plan = plan === 'pro' ? 'pro' : 'free';
+  return { plan: name, limits: config.limits[name] };
+}
+
+/** A token bucket: `capacity` tokens, refilled continuously at capacity per minute. */
+class Bucket {
+  private tokens: number;
+  private at: number;
+  constructor(readonly capacity: number, now: number) {
+    this.tokens = capacity;
+    this.at = now;
+  }
+  private refill(now: number): void {
+    this.tokens = Math.min(this.capacity, this.tokens + ((now - this.at) * this.capacity) / 60_000);
+    this.at = now;
+  }
+  /** Takes a token, or returns the milliseconds until one is available. */
+  take(now: number): { ok: true; remaining: number } | { ok: false; waitMs: number } {
+    this.refill(now);
+    if (this.tokens >= 1) {
+      this.tokens -= 1;
+      return { ok: true, remaining: Math.floor(this.tokens) };
+    }
+    return { ok: false, waitMs: ((1 - this.tokens) * 60_000) / this.capacity };
+  }
+  full(now: number): boolean {
+    this.refill(now);
+    return this.tokens >= this.capacity;
+  }
+}
+
+interface LimitState {
+  meter: Promise<UsageMeter>;
+  buckets: Map<string, Bucket>;
+  timer: NodeJS.Timeout;
+}
+
+export interface PlanLimitOptions {
+  now?: () => Date;
+  storedBytes?: StoredBytes;
+}
+
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
+function tooMany(code: 'rate_limited' | 'quota_exceeded', message: string, retryMs: number, details: Record<string, unknown>): HttpError {
+  const retry = seconds(retryMs);
+  return new HttpError(429, code, message, { ...details, retry_after_seconds: retry }, { 'retry-after': String(retry) });
+}
+
+export function planLimitsCheck(options: PlanLimitOptions = {}): AuthenticatedCheck {
+  const now = options.now ?? (() => new Date());
+  const states = new WeakMap<Runtime, LimitState>();
+
+  const stateOf = (runtime: Runtime): LimitState => {
+    let state = states.get(runtime);
+    if (!state) {
+      const meter = UsageMeter.open(runtime.services);
+      const buckets = new Map<string, Bucket>();
+      const timer = setInterval(() => {
+        const t = now();
+        for (const [id, bucket] of buckets) if (bucket.full(t.getTime())) buckets.delete(id);
+        void meter
+          .then((m) => m.flush(monthOf(t)))
+          .catch((error: unknown) => runtime.logger.warn({ err: error }, 'could not write request counts; will retry'));
+      }, runtime.config.limits.usageFlushSeconds * 1000);
+      timer.unref();
+      state = { meter, buckets, timer };
+      states.set(runtime, state);
+    }
+    return state;
+  };
+
+  return {
+    name: 'plan-limits',
+    async check(ctx: CheckContext) {
+      const { caller, runtime } = ctx;
+      if (!caller.keyId) return;
+      const { plan, limits } = planLimitsOf(runtime.config, caller.plan);
+      const state = stateOf(runtime);
+      const t = now();
+      const month = monthOf(t);
+
+      // Documentation bytes: only where documentation is added.
+      if (limits.documentBytes > 0 && options.storedBytes && DOCUMENT_UPLOAD_ROUTES.some((r) => r.method === ctx.route.method && r.path === ctx.route.path)) {
+        const stored = await options.storedBytes(runtime, caller.tenant);
+        if (stored !== undefined) {
+          const declared = Number(ctx.req.headers['content-length'] ?? 0) || 0;
+          if (stored >= limits.documentBytes || stored + declared > limits.documentBytes) {
+            throw tooMany(
+              'quota_exceeded',
+              `Tenant "${caller.tenant}" stores ${stored} bytes of documentation; the ${plan} plan allows ${limits.documentBytes}` +
+                `${stored < limits.documentBytes ? ` and this upload (${declared} bytes) would pass it` : ''}. Remove documents (DELETE /v1/documents/:id) or move the key to a larger plan.`,
+              // Stored bytes only go down when documents are removed; a day is an honest "not soon".
+              86_400_000,
+              { limit: limits.documentBytes, used: stored, quota: 'document_bytes', plan },
+            );
+          }
+        }
+      }
+
+      // Monthly quota (refused requests are not counted).
+      const counter = await (await state.meter).counter(caller.keyId, caller.tenant, month);
+      if (limits.requestsPerMonth > 0 && counter.used >= limits.requestsPerMonth) {
+        const resets = nextMonthStart(t);
+        throw tooMany(
+          'quota_exceeded',
+          `This API key has used its ${limits.requestsPerMonth} requests for ${month} (${plan} plan). The quota resets at ${resets.toISOString()}; a pro key has a larger quota.`,
+          resets.getTime() - t.getTime(),
+          { limit: limits.requestsPerMonth, used: counter.used, quota: 'requests_per_month', period: month, resets_at: resets.toISOString(), plan },
+        );
+      }
+
+      // Per-minute rate.
+      let remainingMinute: number | undefined;
+      if (limits.requestsPerMinute > 0) {
+        let bucket = state.buckets.get(caller.keyId);
+        if (!bucket || bucket.capacity !== limits.requestsPerMinute) {
+          bucket = new Bucket(limits.requestsPerMinute, t.getTime());
+          state.buckets.set(caller.keyId, bucket);
+        }
+        const taken = bucket.take(t.getTime());
+        if (!taken.ok) {
+          throw tooMany(
+            'rate_limited',
+            `Too many requests: this API key may make ${limits.requestsPerMinute} requests per minute (${plan} plan). Retry after ${seconds(taken.waitMs)} s.`,
+            taken.waitMs,
+            { limit: limits.requestsPerMinute, window: 'minute', plan },
+          );
+        }
+        remainingMinute = taken.remaining;
+      }
+
+      const used = counter.used;
+      counter.record();
+      if (remainingMinute !== undefined) {
+        ctx.res.setHeader('x-ratelimit-limit', String(limits.requestsPerMinute));
+        ctx.res.setHeader('x-ratelimit-remaining', String(remainingMinute));
+      }
+      if (limits.requestsPerMonth > 0) {
+        ctx.res.setHeader('x-quota-limit', String(limits.requestsPerMonth));
+        ctx.res.setHeader('x-quota-remaining', String(Math.max(0, limits.requestsPerMonth - used - 1)));
+      }
+    },
+    async close(runtime) {
+      const state = states.get(runtime);
+      if (!state) return;
+      clearInterval(state.timer);
+      states.delete(runtime);
+      await (await state.meter).flush();
+    },
+  };
+}

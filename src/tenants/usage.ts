@@ -1,0 +1,123 @@
+/**
+ * Monthly request counts per API key, kept in the `api_usage` table (one row per key and calendar month,
+ * UTC) and counted in memory between writes.
+ *
+ * Counting never waits for storage: `record` is synchronous once a key's month is loaded (one read the
+ * first time a key is seen in a month), and pending counts are added to the stored row by `flush`, which
+ * the limits check runs on a timer and at shutdown. Several server processes on one data directory each add
+ * their own counts to the row; each refreshes its view of the total on every flush, so a quota is exact in
+ * one process and at most one flush interval behind across processes.
+ */
+import type { Services } from '../services.js';
+import type { RecordTable, TableSpec } from '../storage/store.js';
+
+export interface UsageRow {
+  [column: string]: unknown;
+  key_id: string;
+  tenant: string;
+  /** Calendar month, UTC: `YYYY-MM`. */
+  month: string;
+  requests: number;
+  updated_at: string;
+}
+
+export const USAGE_TABLE: TableSpec = {
+  name: 'api_usage',
+  columns: { key_id: 'string', tenant: 'string', month: 'string', requests: 'number', updated_at: 'string' },
+};
+
+export function monthOf(now: Date): string {
+  return now.toISOString().slice(0, 7);
+}
+
+/** The first instant of the month after `now` (UTC): when a monthly quota resets. */
+export function nextMonthStart(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+}
+
+interface Counter {
+  tenant: string;
+  /** The stored total when last read or flushed. */
+  stored: number;
+  /** Counted here since then. */
+  pending: number;
+}
+
+export class UsageMeter {
+  private readonly counters = new Map<string, Counter>();
+  private readonly loading = new Map<string, Promise<Counter>>();
+  private flushing?: Promise<void>;
+
+  constructor(private readonly table: RecordTable<UsageRow>) {}
+
+  static async open(services: Services): Promise<UsageMeter> {
+    const store = await services.store();
+    return new UsageMeter(await store.records<UsageRow>(USAGE_TABLE));
+  }
+
+  private static id(keyId: string, month: string): string {
+    return `${keyId}|${month}`;
+  }
+
+  /** The counter of a key's month, loaded from storage the first time. */
+  async counter(keyId: string, tenant: string, month: string): Promise<{ readonly used: number; record(): void }> {
+    const id = UsageMeter.id(keyId, month);
+    let counter = this.counters.get(id);
+    if (!counter) {
+      let load = this.loading.get(id);
+      if (!load) {
+        load = this.table.find({ key_id: keyId, month }, { limit: 1 }).then(([row]) => {
+          const loaded = this.counters.get(id) ?? { tenant, stored: row?.requests ?? 0, pending: 0 };
+          this.counters.set(id, loaded);
+          this.loading.delete(id);
+          return loaded;
+        });
+        load.catch(() => this.loading.delete(id));
+        this.loading.set(id, load);
+      }
+      counter = await load;
+    }
+    const c = counter;
+    return {
+      // Read at the moment of the decision, so concurrent requests see each other's counts.
+      get used() {
+        return c.stored + c.pending;
+      },
+      record: () => {
+        c.pending++;
+      },
+    };
+  }
+
+  /** Adds pending counts to the stored rows and refreshes the totals; months other than `keep` are dropped from memory. */
+  flush(keepMonth?: string): Promise<void> {
+    this.flushing ??= this.writePending(keepMonth).finally(() => (this.flushing = undefined));
+    return this.flushing;
+  }
+
+  private async writePending(keepMonth?: string): Promise<void> {
+    const dirty = [...this.counters].filter(([, c]) => c.pending > 0);
+    if (dirty.length) {
+      await this.table.exclusive(async () => {
+        const now = new Date().toISOString();
+        for (const [id, counter] of dirty) {
+          const [keyId, month] = id.split('|') as [string, string];
+          const adding = counter.pending;
+          const [row] = await this.table.find({ key_id: keyId, month }, { limit: 1 });
+          const total = (row?.requests ?? 0) + adding;
+          if (row) await this.table.update({ key_id: keyId, month }, { requests: total, updated_at: now });
+          else await this.table.insert([{ key_id: keyId, tenant: counter.tenant, month, requests: total, updated_at: now }]);
+          counter.pending -= adding;
+          counter.stored = total;
+        }
+      });
+    }
+    if (keepMonth) for (const [id, c] of this.counters) if (!id.endsWith(`|${keepMonth}`) && c.pending === 0) this.counters.delete(id);
+  }
+
+  /** Stored counts of one month (what `docent keys list` shows), by key id. */
+  async storedMonth(month: string): Promise<Map<string, number>> {
+    const rows = await this.table.find({ month });
+    return new Map(rows.map((r) => [r.key_id, r.requests]));
+  }
+}
