@@ -3,12 +3,18 @@
  * Adding a tool means adding its file and one line here; the server, manifest and REST surface follow.
  */
 import type { AnyTool } from '../src/catalog/definition.js';
+import { analytics_fetcher } from './analytics_fetcher.js';
 import { calculator } from './calculator.js';
+import { chat_webhook } from './chat_webhook.js';
 import { datetime } from './datetime.js';
+import { encyclopedia } from './encyclopedia.js';
 import { file_operations } from './file_operations.js';
+import { preprint_search } from './preprint_search.js';
 import { pricing_manager } from './pricing_manager.js';
+import { rss_feed } from './rss_feed.js';
 import { scheduler } from './scheduler.js';
 import { social_poster } from './social_poster.js';
+import { web_search } from './web_search.js';
 
 export const TOOLS: readonly AnyTool[] = Object.freeze([
   calculator,
@@ -17,6 +23,12 @@ export const TOOLS: readonly AnyTool[] = Object.freeze([
   pricing_manager,
   scheduler,
   social_poster,
+  analytics_fetcher,
+  preprint_search,
+  encyclopedia,
+  web_search,
+  rss_feed,
+  chat_webhook,
 ]);
 
 export function findTool(name: string): AnyTool | undefined {
