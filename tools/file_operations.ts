@@ -95,7 +95,13 @@ export const file_operations = defineTool({
   ],
   async handler(input, ctx) {
     const { operation } = input;
-    const workspace = await Workspace.open(ctx.config.workspaceDir);
+    const workspace = await Workspace.open(ctx.config.workspaceDir).catch((error: unknown) => {
+      throw new ToolError(
+        `The agent workspace ${ctx.config.workspaceDir} cannot be created or opened (${codeOf(error) ?? String(error)}). ` +
+          'The operator can point DOCENT_WORKSPACE_DIR (or --workspace) at a writable directory.',
+        'workspace_unavailable',
+      );
+    });
     const requested = input.path ?? (operation === 'list' ? '' : undefined);
     if (requested === undefined) throw needs('path', operation, '"notes/plan.md"');
     const resolve = (followFinalLink = true) => workspace.resolve(requested, { followFinalLink });

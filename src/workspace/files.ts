@@ -45,7 +45,8 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** The UTF-8 text of a regular file of at most MAX_FILE_BYTES. */
 export async function readText(target: ResolvedPath & { stat: Stats }): Promise<string> {
-  const handle = await open(target.absolute, constants.O_RDONLY | constants.O_NOFOLLOW);
+  // O_NONBLOCK: should the file have been swapped for a FIFO, opening it must not hang.
+  const handle = await open(target.absolute, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   try {
     const opened = await handle.stat();
     if (opened.ino !== target.stat.ino || opened.dev !== target.stat.dev) {

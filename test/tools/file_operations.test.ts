@@ -9,7 +9,7 @@ import { loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/logging.js';
 import { MAX_FILE_BYTES } from '../../src/workspace/sandbox.js';
 import { findTool } from '../../tools/index.js';
-import { startHarness, textOf, type Harness } from '../helpers/harness.js';
+import { startHarness, tempDir, textOf, type Harness } from '../helpers/harness.js';
 
 // Deletes are confirmed through MCP elicitation by a client that accepts every request and counts them,
 // so the tests can also assert that invalid requests never reach the confirmation step.
@@ -423,5 +423,24 @@ describe('file_operations in tools/list', () => {
     expect(tool.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
     expect(Object.keys(tool.inputSchema.properties!).sort()).toEqual(['confirmation_token', 'content', 'force', 'operation', 'path', 'recursive']);
     expect(tool.inputSchema.required).toEqual(['operation']);
+  });
+});
+
+describe('file_operations with an unusable workspace directory', () => {
+  it('says which setting to change', async () => {
+    const dir = await tempDir();
+    await writeFile(path.join(dir, 'a-file'), '');
+    const workspaceDir = path.join(dir, 'a-file', 'workspace');
+    const blocked = await startHarness({ overrides: { workspaceDir } });
+    try {
+      const result = await blocked.call('file_operations', { operation: 'list' });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toBe(
+        `The agent workspace ${workspaceDir} cannot be created or opened (ENOTDIR). The operator can point DOCENT_WORKSPACE_DIR (or --workspace) at a writable directory.`,
+      );
+    } finally {
+      await blocked.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
