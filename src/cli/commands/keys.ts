@@ -1,6 +1,8 @@
 import { apiKeys, type ApiKeyInfo } from '../../auth/keys.js';
 import { PLANS, type Plan } from '../../auth/types.js';
+import type { Config } from '../../config.js';
 import { createRuntime } from '../../runtime.js';
+import { monthOf, UsageMeter } from '../../tenants/usage.js';
 import { parseCommand, UsageError } from '../args.js';
 import type { Command } from '../main.js';
 
@@ -14,15 +16,38 @@ const USAGE = [
   '  create   Makes a key for the tenant (--tenant, else DOCENT_TENANT, else "default") and prints it ONCE;',
   '           only its hash is stored. --plan sets the plan limits (default free). --json prints',
   '           {"key","id","tenant","plan","label","created_at"}.',
-  '  list     Shows every key (or one tenant\'s): id, tenant, plan, label, created, last used (within',
-  '           10 minutes), revoked. Never the key itself.',
+  '  list     Shows every key (or one tenant\'s): id, tenant, plan, label, requests this month (UTC) against',
+  '           the plan\'s monthly quota (as last written by the server, at most DOCENT_USAGE_FLUSH_SECONDS',
+  '           behind), created, last used (within 10 minutes), revoked. Never the key itself.',
   '  revoke   Disables the key with that id at once, also for a server that is running.',
 ].join('\n');
 
-function table(keys: ApiKeyInfo[]): string {
+/** A key's requests this month against its plan's monthly quota (0 = unlimited). */
+interface KeyUsage {
+  month: string;
+  requests: number;
+  limit: number | null;
+}
+
+async function usageOf(config: Config, keys: ApiKeyInfo[], meter: UsageMeter): Promise<Map<string, KeyUsage>> {
+  const month = monthOf(new Date());
+  const stored = await meter.storedMonth(month);
+  return new Map(
+    keys.map((k) => {
+      const limit = config.limits[k.plan].requestsPerMonth;
+      return [k.id, { month, requests: stored.get(k.id) ?? 0, limit: limit > 0 ? limit : null }];
+    }),
+  );
+}
+
+function table(keys: ApiKeyInfo[], usage: Map<string, KeyUsage>): string {
   if (!keys.length) return 'No API keys. Create one with `docent keys create --tenant <tenant>`.\n';
-  const rows = keys.map((k) => [k.id, k.tenant, k.plan, k.label ?? '', k.created_at, k.last_used_at ?? 'never', k.revoked_at ? `revoked ${k.revoked_at}` : 'active']);
-  const head = ['ID', 'TENANT', 'PLAN', 'LABEL', 'CREATED', 'LAST USED', 'STATUS'];
+  const used = (k: ApiKeyInfo) => {
+    const u = usage.get(k.id)!;
+    return `${u.requests.toLocaleString('en-US')} / ${u.limit === null ? 'unlimited' : u.limit.toLocaleString('en-US')}`;
+  };
+  const rows = keys.map((k) => [k.id, k.tenant, k.plan, k.label ?? '', used(k), k.created_at, k.last_used_at ?? 'never', k.revoked_at ? `revoked ${k.revoked_at}` : 'active']);
+  const head = ['ID', 'TENANT', 'PLAN', 'LABEL', `REQUESTS ${usage.values().next().value?.month ?? ''}`.trim(), 'CREATED', 'LAST USED', 'STATUS'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   return [head, ...rows].map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n') + '\n';
 }
@@ -61,7 +86,8 @@ export const command: Command = {
           if (parsed.values.plan !== undefined || parsed.values.label !== undefined) throw new UsageError('--plan and --label apply to `keys create`');
           const tenant = parsed.values.tenant === undefined ? undefined : config.tenant;
           const keys = await (await apiKeys(runtime.services)).list(tenant);
-          process.stdout.write(json ? `${JSON.stringify(keys, null, 2)}\n` : table(keys));
+          const usage = await usageOf(config, keys, await UsageMeter.open(runtime.services));
+          process.stdout.write(json ? `${JSON.stringify(keys.map((k) => ({ ...k, usage: usage.get(k.id) })), null, 2)}\n` : table(keys, usage));
           return 0;
         }
         case 'revoke': {
