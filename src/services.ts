@@ -7,12 +7,10 @@ import type { Logger } from './logging.js';
 import { ConfirmationLedger } from './policy/confirmation.js';
 import type { Store } from './storage/store.js';
 import type { Outbound } from './net/outbound.js';
-import type { Outbound } from './net/outbound.js';
 import type { ModelAccess } from './model/index.js';
 
 export class Services {
   private storePromise?: Promise<Store>;
-  private outboundPromise?: Promise<Outbound>;
   private outboundPromise?: Promise<Outbound>;
   private socialPromise?: Promise<typeof import('./social/index.js')>;
   private modelPromise?: Promise<ModelAccess>;
@@ -39,17 +37,6 @@ export class Services {
   social(): Promise<typeof import('./social/index.js')> {
     this.socialPromise ??= import('./social/index.js');
     return this.socialPromise;
-  }
-
-  /** The outbound HTTP client (src/net): every request to the internet goes through its guard. */
-  outbound(): Promise<Outbound> {
-    this.outboundPromise ??= import('./net/outbound.js').then((m) => new m.Outbound(this.config, this.logger));
-    return this.outboundPromise;
-  }
-
-  /** Replaces the outbound client; tests hand in one with a stand-in resolver and a test CA. */
-  useOutbound(outbound: Outbound): void {
-    this.outboundPromise = Promise.resolve(outbound);
   }
 
   /** The outbound HTTP client (src/net): every request to the internet goes through its guard. */

@@ -4,22 +4,16 @@
  */
 import type { AnyTool } from '../src/catalog/definition.js';
 import { analytics_fetcher } from './analytics_fetcher.js';
-import { analytics_fetcher } from './analytics_fetcher.js';
 import { calculator } from './calculator.js';
-import { chat_webhook } from './chat_webhook.js';
 import { chat_webhook } from './chat_webhook.js';
 import { datetime } from './datetime.js';
 import { encyclopedia } from './encyclopedia.js';
-import { encyclopedia } from './encyclopedia.js';
 import { file_operations } from './file_operations.js';
-import { preprint_search } from './preprint_search.js';
 import { preprint_search } from './preprint_search.js';
 import { pricing_manager } from './pricing_manager.js';
 import { rss_feed } from './rss_feed.js';
-import { rss_feed } from './rss_feed.js';
 import { scheduler } from './scheduler.js';
 import { social_poster } from './social_poster.js';
-import { web_search } from './web_search.js';
 import { web_search } from './web_search.js';
 
 export const TOOLS: readonly AnyTool[] = Object.freeze([
@@ -29,12 +23,6 @@ export const TOOLS: readonly AnyTool[] = Object.freeze([
   pricing_manager,
   scheduler,
   social_poster,
-  analytics_fetcher,
-  preprint_search,
-  encyclopedia,
-  web_search,
-  rss_feed,
-  chat_webhook,
   analytics_fetcher,
   preprint_search,
   encyclopedia,
