@@ -43,6 +43,7 @@ function notFound(target: ResolvedPath): ToolError {
 
 const shown = (target: ResolvedPath) => target.path || 'the workspace root';
 const bytes = (n: number) => `${n} byte${n === 1 ? '' : 's'}`;
+const entriesCount = (n: number | string) => `${n} entr${n === 1 ? 'y' : 'ies'}`;
 
 /** Expected filesystem failures become errors the model can act on; anything else stays internal. */
 function fsError(error: unknown, target: string): unknown {
@@ -114,8 +115,8 @@ export const file_operations = defineTool({
           if (target.stat.isDirectory()) throw new ToolError(`${shown(target)} is a directory. Use operation "list" to see its entries.`, 'is_a_directory');
           if (!target.stat.isFile()) throw new ToolError(`${target.path} is not a regular file.`, 'not_a_file');
           if (target.stat.size > MAX_FILE_BYTES) throw tooLarge(target.path, target.stat.size);
-          const content = await readText(target);
-          const value: Output = { operation, path: target.path, content, size: Buffer.byteLength(content, 'utf8') };
+          const { content, size } = await readText(target);
+          const value: Output = { operation, path: target.path, content, size };
           return { value, text: content };
         }
 
@@ -155,7 +156,7 @@ export const file_operations = defineTool({
           }
           const { entries, truncated } = await listDirectory(target.absolute, target.path, input.recursive === true);
           const lines = entries.map((e) => `${e.type === 'directory' ? 'd' : e.type === 'symlink' ? 'l' : e.type === 'file' ? 'f' : '?'} ${e.path}${e.size === undefined ? '' : ` (${bytes(e.size)})`}`);
-          const header = `${entries.length} entr${entries.length === 1 ? 'y' : 'ies'} in ${shown(target)}${truncated ? ` (truncated at ${MAX_LIST_DEPTH} levels or ${MAX_LIST_ENTRIES} entries; list a subdirectory for more)` : ''}`;
+          const header = `${entriesCount(entries.length)} in ${shown(target)}${truncated ? ` (truncated at ${MAX_LIST_DEPTH} levels or ${MAX_LIST_ENTRIES} entries; list a subdirectory for more)` : ''}`;
           return { value: { operation, path: target.path, entries, truncated }, text: [header, ...lines].join('\n') };
         }
 
@@ -169,12 +170,12 @@ export const file_operations = defineTool({
             const { count, more } = await countBelow(target.absolute);
             if (count > 0 && input.force !== true) {
               throw new ToolError(
-                `${target.path} is a directory with ${more ? `at least ${count}` : count} entr${count === 1 ? 'y' : 'ies'} below it. ` +
+                `${target.path} is a directory with ${more ? `at least ${entriesCount(count)}` : entriesCount(count)} below it. ` +
                   'Pass force: true to delete it and everything in it, or delete the entries first.',
                 'not_empty',
               );
             }
-            summary = count === 0 ? `Delete the empty directory ${target.path}` : `Delete the directory ${target.path} and the ${more ? `${count}+` : count} entries below it`;
+            summary = count === 0 ? `Delete the empty directory ${target.path}` : `Delete the directory ${target.path} and the ${entriesCount(more ? `${count}+` : count)} below it`;
           } else if (kind === 'symlink') {
             summary = `Delete the symbolic link ${target.path} (what it points to is not touched)`;
           } else {

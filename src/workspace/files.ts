@@ -43,8 +43,8 @@ export function tooLarge(what: string, bytes: number): ToolError {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** The UTF-8 text of a regular file of at most MAX_FILE_BYTES. */
-export async function readText(target: ResolvedPath & { stat: Stats }): Promise<string> {
+/** The UTF-8 text of a regular file of at most MAX_FILE_BYTES (a leading byte-order mark is dropped), and its size in bytes. */
+export async function readText(target: ResolvedPath & { stat: Stats }): Promise<{ content: string; size: number }> {
   // O_NONBLOCK: should the file have been swapped for a FIFO, opening it must not hang.
   const handle = await open(target.absolute, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   try {
@@ -73,7 +73,7 @@ export async function readText(target: ResolvedPath & { stat: Stats }): Promise<
     if (text === undefined) {
       throw new ToolError(`${target.path} is a binary file (${length} bytes), not UTF-8 text; file_operations reads text only.`, 'binary_file', { size: length });
     }
-    return text;
+    return { content: text, size: length };
   } finally {
     await handle.close();
   }

@@ -115,6 +115,11 @@ describe('file_operations basics', () => {
     expect(elicitations).toEqual([]);
   });
 
+  it('reads a file with a byte-order mark as its text, reporting the size on disk', async () => {
+    await plant('bom.txt', Buffer.from([0xef, 0xbb, 0xbf, 0x68, 0x69]));
+    expect(await ok({ operation: 'read', path: 'bom.txt' })).toEqual({ operation: 'read', path: 'bom.txt', content: 'hi', size: 5 });
+  });
+
   it('writes an empty file', async () => {
     expect(await ok({ operation: 'write', path: 'empty.txt', content: '' })).toMatchObject({ size: 0, created: true });
     expect((await ok({ operation: 'read', path: 'empty.txt' })).content).toBe('');
@@ -248,6 +253,13 @@ describe('file_operations delete', () => {
     expect(existsSync(path.join(ws, 'old.txt'))).toBe(false);
     expect(elicitations).toHaveLength(1);
     expect(elicitations[0]).toMatch(/Delete the file old.txt \(3 bytes\) from the agent workspace/);
+  });
+
+  it('describes a directory with one entry in the singular', async () => {
+    await plant('one/a.txt', 'a');
+    expect(await fails({ operation: 'delete', path: 'one' })).toMatch(/one is a directory with 1 entry below it/);
+    await ok({ operation: 'delete', path: 'one', force: true });
+    expect(elicitations[0]).toMatch(/Delete the directory one and the 1 entry below it/);
   });
 
   it('deletes an empty directory, refuses a non-empty one without force before asking, and deletes it with force', async () => {
