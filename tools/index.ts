@@ -14,6 +14,7 @@ import { pricing_manager } from './pricing_manager.js';
 import { rss_feed } from './rss_feed.js';
 import { scheduler } from './scheduler.js';
 import { social_poster } from './social_poster.js';
+import { spawn_sub_agent } from './spawn_sub_agent.js';
 import { web_search } from './web_search.js';
 
 export const TOOLS: readonly AnyTool[] = Object.freeze([
@@ -29,6 +30,7 @@ export const TOOLS: readonly AnyTool[] = Object.freeze([
   web_search,
   rss_feed,
   chat_webhook,
+  spawn_sub_agent,
 ]);
 
 export function findTool(name: string): AnyTool | undefined {
