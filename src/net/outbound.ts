@@ -49,6 +49,11 @@ export const SERVICE_ENDPOINTS = {
     env: 'DOCENT_WEB_SEARCH_API_URL',
     base: (c) => c.services.webSearchApiUrl ?? WEB_SEARCH_ENDPOINTS[c.services.webSearchProvider],
   },
+  // social_poster's platform adapters (src/social).
+  mastodon: { title: 'Mastodon', env: 'DOCENT_MASTODON_URL', base: (c) => c.social.mastodonUrl },
+  linkedin: { title: 'LinkedIn', env: 'DOCENT_LINKEDIN_API_URL', base: (c) => c.social.linkedinApiUrl },
+  discord: { title: 'Discord', env: 'DOCENT_DISCORD_API_URL', base: (c) => c.social.discordApiUrl },
+  reddit: { title: 'Reddit', env: 'DOCENT_REDDIT_API_URL', base: (c) => c.social.redditApiUrl },
 } satisfies Record<string, ServiceSpec>;
 
 export type ServiceName = keyof typeof SERVICE_ENDPOINTS;
