@@ -183,7 +183,8 @@ export const social_poster = defineTool({
           return { value: { ...base, post: shown(claim.post), already_posted: true }, text: `Post ${postId} was published meanwhile; it was not sent again.` };
         }
         try {
-          const delivered = await adapter.send(ctx.config, { content: claim.post.content, idempotencyKey: claim.post.idempotency_key, timeoutMs, signal: ctx.signal });
+          const endpoint = (await ctx.services.outbound()).service(adapter.endpoint);
+          const delivered = await adapter.send(ctx.config, endpoint, { content: claim.post.content, idempotencyKey: claim.post.idempotency_key, timeoutMs, signal: ctx.signal });
           const row = await posts.markPosted(tenant, postId, delivered);
           ctx.logger.info({ post: postId, platform: row.platform, external_id: row.external_id }, 'post published');
           return {

@@ -4,6 +4,7 @@
  * rather than failing half-way.
  */
 import type { Config } from '../config.js';
+import type { ServiceEndpoint, ServiceName } from '../net/outbound.js';
 import type { Platform } from './platforms.js';
 import { SendFailure, type HttpReply } from './http.js';
 
@@ -31,6 +32,8 @@ export interface PlatformAdapter {
   platform: Platform;
   /** The service this adapter talks to, e.g. "Mastodon". */
   service: string;
+  /** Its operator-configured endpoint in the outbound module (base URL from configuration). */
+  endpoint: ServiceName;
   /** What the post becomes there, for confirmations: "a public Mastodon status". */
   describe(config: Config): string;
   /**
@@ -40,7 +43,7 @@ export interface PlatformAdapter {
   deduplicates: boolean;
   /** The settings the adapter needs; a post is refused, untouched, while any is missing. */
   settings(config: Config): Setting[];
-  send(config: Config, request: SendRequest): Promise<Delivered>;
+  send(config: Config, endpoint: ServiceEndpoint, request: SendRequest): Promise<Delivered>;
 }
 
 /** The platform's error text from a JSON body (common shapes: `error`, `message`, `errors`). */
@@ -54,7 +57,7 @@ export function upstreamMessage(reply: HttpReply): string {
 /** A SendFailure for a non-success reply: rate limits say when to retry; gateway errors may have delivered. */
 export function failureFor(service: string, reply: HttpReply, message = upstreamMessage(reply)): SendFailure {
   if (reply.status === 429) {
-    const after = reply.headers.get('retry-after');
+    const after = reply.header('retry-after');
     return new SendFailure(`${service} rate-limited the request (${message})${after ? `; retry after ${after} s` : ''}`, false, 429);
   }
   if (reply.status === 401 || reply.status === 403) {
@@ -62,8 +65,4 @@ export function failureFor(service: string, reply: HttpReply, message = upstream
   }
   const maybe = reply.status === 502 || reply.status === 504;
   return new SendFailure(`${service} answered HTTP ${reply.status}: ${message}${maybe ? '; it may still have published the post' : ''}`, maybe, reply.status);
-}
-
-export function joinUrl(base: string, path: string): string {
-  return `${base.replace(/\/+$/, '')}${path}`;
 }

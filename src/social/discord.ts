@@ -5,29 +5,27 @@
  * minutes returns the first message instead of posting again. Mentions are disabled so a post never pings
  * @everyone or a role.
  */
-import { failureFor, joinUrl, type PlatformAdapter } from './adapter.js';
-import { request, SendFailure } from './http.js';
+import { failureFor, type PlatformAdapter } from './adapter.js';
+import { postTo, SendFailure } from './http.js';
 
 export const discord: PlatformAdapter = {
   platform: 'chat_community',
   service: 'Discord',
+  endpoint: 'discord',
   deduplicates: true,
   describe: (config) => `a Discord message in channel ${config.social.discordChannelId ?? '(channel not configured)'}`,
   settings: (config) => [
     { env: 'DOCENT_DISCORD_BOT_TOKEN', present: Boolean(config.social.discordBotToken) },
     { env: 'DOCENT_DISCORD_CHANNEL_ID', present: Boolean(config.social.discordChannelId) },
   ],
-  async send(config, req) {
+  async send(config, endpoint, req) {
     const channel = config.social.discordChannelId!;
-    const reply = await request(
-      joinUrl(config.social.discordApiUrl, `/channels/${encodeURIComponent(channel)}/messages`),
-      {
-        method: 'POST',
-        headers: { authorization: `Bot ${config.social.discordBotToken}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ content: req.content, nonce: req.idempotencyKey, enforce_nonce: true, allowed_mentions: { parse: [] } }),
-      },
-      { timeoutMs: req.timeoutMs, signal: req.signal, service: 'Discord' },
-    );
+    const reply = await postTo(endpoint, ['channels', channel, 'messages'], {
+      headers: { authorization: `Bot ${config.social.discordBotToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ content: req.content, nonce: req.idempotencyKey, enforce_nonce: true, allowed_mentions: { parse: [] } }),
+      timeoutMs: req.timeoutMs,
+      signal: req.signal,
+    });
     if (reply.status === 429) {
       const retry = (reply.json as { retry_after?: unknown } | undefined)?.retry_after;
       if (typeof retry === 'number') throw new SendFailure(`Discord rate-limited the request; retry after ${retry} s`, false, 429);

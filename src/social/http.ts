@@ -1,14 +1,15 @@
 /**
- * HTTP for the social adapters. Their endpoints are operator configuration (like the model endpoints), not
- * caller input, so they are not put through the caller-URL guard; what applies is: a time limit, no
- * redirects followed (a redirected POST is reported, never replayed elsewhere), and a cap on the response
- * read. Failures say whether the request may have reached the platform, which decides whether a post is
- * known to be unsent.
+ * How the social adapters talk to their platforms: through the outbound module's trusted mode (endpoints
+ * the operator configured), with no redirects followed (a redirected POST is reported, never replayed
+ * elsewhere), a time limit, and a cap on what is read. Failures become SendFailures that say whether the
+ * platform may have acted on the request anyway, which decides whether a post is known to be unsent.
  */
+import { OutboundError } from '../net/errors.js';
+import type { ServiceEndpoint } from '../net/outbound.js';
 
 export interface HttpReply {
   status: number;
-  headers: Headers;
+  header(name: string): string | undefined;
   text: string;
   json: unknown;
 }
@@ -25,61 +26,64 @@ export class SendFailure extends Error {
 }
 
 const MAX_RESPONSE_BYTES = 1_048_576;
+/** Connection failures that prove the request never reached the platform. */
+const NEVER_CONNECTED = /\((ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL)\)/;
 
-const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'ERR_TLS_CERT_ALTNAME_INVALID']);
-
-async function readCapped(response: Response): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_RESPONSE_BYTES) {
-      await reader.cancel();
-      break;
-    }
-    chunks.push(value);
+function asSendFailure(error: OutboundError, service: string): SendFailure {
+  const reason = error.message.replace(/^refused: /, '');
+  const unsent = (why: string) => new SendFailure(`${why}; nothing was sent`, false);
+  const maybe = (why: string) => new SendFailure(`${why}; it may still have published the post`, true);
+  switch (error.failure) {
+    case 'refused':
+    case 'dns_failed':
+    case 'tls_failed':
+      return unsent(`the request to ${service} failed: ${reason}`);
+    case 'timeout':
+      return error.rule === 'connect_timeout' ? unsent(`could not connect to ${service}: ${reason}`) : maybe(`${service} did not answer in time: ${reason}`);
+    case 'unreachable':
+      return error.rule === 'connection' && NEVER_CONNECTED.test(error.message) ? unsent(`could not connect to ${service}: ${reason}`) : maybe(`the connection to ${service} failed: ${reason}`);
+    case 'cancelled':
+      return maybe(`the request to ${service} was cancelled`);
+    default:
+      return maybe(`${service}'s answer could not be read: ${reason}`);
   }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
-export async function request(
-  url: string,
-  init: { method: 'POST'; headers: Record<string, string>; body: string },
-  options: { timeoutMs: number; signal?: AbortSignal; service: string },
+export async function postTo(
+  endpoint: ServiceEndpoint,
+  segments: readonly string[],
+  request: { headers: Record<string, string>; body: string; timeoutMs: number; signal?: AbortSignal },
 ): Promise<HttpReply> {
-  const timeout = AbortSignal.timeout(options.timeoutMs);
-  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-  let response: Response;
+  let response;
   try {
-    response = await fetch(url, { ...init, redirect: 'manual', signal });
+    response = await endpoint.request(segments, {
+      method: 'POST',
+      headers: request.headers,
+      body: request.body,
+      accept: ['*'],
+      maxRedirects: 0,
+      maxBytes: MAX_RESPONSE_BYTES,
+      timeoutMs: request.timeoutMs,
+      signal: request.signal,
+    });
   } catch (error) {
-    const code = (error as { cause?: { code?: string } }).cause?.code;
-    if (code && NOT_CONNECTED.has(code)) {
-      throw new SendFailure(`could not connect to ${options.service} at ${new URL(url).host} (${code}); nothing was sent`, false);
-    }
-    if (timeout.aborted) {
-      throw new SendFailure(`${options.service} did not answer within ${Math.round(options.timeoutMs / 1000)} s; it may still have published the post`, true);
-    }
-    if (options.signal?.aborted) throw new SendFailure(`the request to ${options.service} was cancelled; it may still have published the post`, true);
-    throw new SendFailure(`the request to ${options.service} failed (${code ?? (error as Error).message}); it may still have published the post`, true);
+    if (error instanceof OutboundError) throw asSendFailure(error, endpoint.title);
+    throw error;
   }
-  const text = await readCapped(response);
+  const text = response.text();
   let json: unknown;
   try {
     json = text ? JSON.parse(text) : undefined;
   } catch {
     json = undefined;
   }
-  if (response.status >= 300 && response.status < 400) {
-    throw new SendFailure(
-      `${options.service} answered with a redirect (${response.status}) instead of accepting the post; check its base URL setting`,
-      false,
-      response.status,
-    );
-  }
-  return { status: response.status, headers: response.headers, text, json };
+  return {
+    status: response.status,
+    header: (name) => {
+      const value = response.headers[name.toLowerCase()];
+      return Array.isArray(value) ? value[0] : value;
+    },
+    text,
+    json,
+  };
 }

@@ -7,8 +7,8 @@
  * under 200. Reddit has no idempotency key: the post's own state is what prevents a second send.
  */
 import { VERSION } from '../version.js';
-import { failureFor, joinUrl, type PlatformAdapter } from './adapter.js';
-import { request, SendFailure } from './http.js';
+import { failureFor, type PlatformAdapter } from './adapter.js';
+import { postTo, SendFailure } from './http.js';
 
 interface SubmitReply {
   json?: { errors?: unknown[]; data?: { id?: unknown; name?: unknown; url?: unknown } };
@@ -17,27 +17,25 @@ interface SubmitReply {
 export const reddit: PlatformAdapter = {
   platform: 'launch_site',
   service: 'Reddit',
+  endpoint: 'reddit',
   deduplicates: false,
   describe: (config) => `a post in r/${config.social.redditSubreddit ?? '(subreddit not configured)'}`,
   settings: (config) => [
     { env: 'DOCENT_REDDIT_TOKEN', present: Boolean(config.social.redditToken) },
     { env: 'DOCENT_REDDIT_SUBREDDIT', present: Boolean(config.social.redditSubreddit) },
   ],
-  async send(config, req) {
+  async send(config, endpoint, req) {
     const form = new URLSearchParams({ api_type: 'json', kind: 'self', sr: config.social.redditSubreddit!, title: req.content, text: '' });
-    const reply = await request(
-      joinUrl(config.social.redditApiUrl, '/api/submit'),
-      {
-        method: 'POST',
-        headers: {
-          authorization: `bearer ${config.social.redditToken}`,
-          'content-type': 'application/x-www-form-urlencoded',
-          'user-agent': `docent/${VERSION} (social_poster)`,
-        },
-        body: form.toString(),
+    const reply = await postTo(endpoint, ['api', 'submit'], {
+      headers: {
+        authorization: `bearer ${config.social.redditToken}`,
+        'content-type': 'application/x-www-form-urlencoded',
+        'user-agent': `docent/${VERSION} (social_poster)`,
       },
-      { timeoutMs: req.timeoutMs, signal: req.signal, service: 'Reddit' },
-    );
+      body: form.toString(),
+      timeoutMs: req.timeoutMs,
+      signal: req.signal,
+    });
     if (reply.status !== 200) throw failureFor('Reddit', reply);
     const body = (reply.json ?? {}) as SubmitReply;
     const errors = body.json?.errors ?? [];
