@@ -18,7 +18,7 @@ import { ToolError } from '../errors.js';
 import type { ChatMessage, ChatModel, ToolCall } from '../model/types.js';
 import { REQUIRED_SECTIONS, missingSections } from './answer-format.js';
 import { checkClaims, type Evidence } from './fact-check.js';
-import { assertMaySpawn, childToolNames } from './guards.js';
+import { SPAWN_TOOL, assertMaySpawn, childToolNames } from './guards.js';
 import { SUB_AGENT_LIMITS as LIMITS } from './limits.js';
 import { batches, readPlan } from './plan.js';
 import type { Step, SubAgentResult } from './result.js';
@@ -192,7 +192,8 @@ class Run {
       this.context = `Note: ${note} Say so if the task depends on it.`;
       return;
     }
-    const call = this.toolbox.prepare({ id: 'call_retrieve', name: RETRIEVAL_TOOL, arguments: JSON.stringify({ question: this.task.prompt }) }, ++this.stepCount);
+    const question = this.task.prompt.slice(0, this.toolbox.maxLength(RETRIEVAL_TOOL, 'question') ?? this.task.prompt.length);
+    const call = this.toolbox.prepare({ id: 'call_retrieve', name: RETRIEVAL_TOOL, arguments: JSON.stringify({ question }) }, ++this.stepCount);
     const result = await this.toolbox.run(call);
     this.record(result);
     const value = result.outcome?.ok ? (result.outcome.value as { grounded?: unknown; sources?: { title?: unknown }[]; reason?: unknown }) : undefined;
@@ -315,7 +316,15 @@ class Run {
 
   private record(result: CallResult): void {
     this.steps.push(result.step);
-    if (result.outcome?.ok) this.evidence.push({ source: `step ${result.step.n} (${result.step.tool})`, text: result.outcome.text.slice(0, EVIDENCE_CHARS) });
+    if (!result.outcome?.ok) return;
+    const source = `step ${result.step.n} (${result.step.tool})`;
+    if (result.step.tool === SPAWN_TOOL) {
+      // A sub-agent's answer is evidence only as far as its own fact-check held.
+      const held = (result.outcome.value as SubAgentResult).claims.items.filter((c) => c.held).map((c) => c.text);
+      if (held.length) this.evidence.push({ source, text: held.join('\n') });
+      return;
+    }
+    this.evidence.push({ source, text: result.outcome.text.slice(0, EVIDENCE_CHARS) });
   }
 
   /** Presets with a required answer shape get one rewrite when the shape is missing. */

@@ -67,6 +67,13 @@ export class Toolbox {
     return this.tools.has(name);
   }
 
+  /** The `maxLength` a tool's schema sets on one string argument, if any. */
+  maxLength(name: string, field: string): number | undefined {
+    const tool = this.tools.get(name);
+    const property = tool ? (inputJsonSchema(tool).properties[field] as { maxLength?: unknown } | undefined) : undefined;
+    return typeof property?.maxLength === 'number' ? property.maxLength : undefined;
+  }
+
   /** The tools as the model sees them: no confirmation token, no tenant (it is always the parent's). */
   specs(): ToolSpec[] {
     return [...this.tools.values()].map((tool) => {

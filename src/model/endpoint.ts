@@ -40,14 +40,29 @@ function toApiMessages(system: string | undefined, messages: readonly ChatMessag
   return out;
 }
 
+/** The base URL as shown in results and messages: any user:password in it is dropped. */
+export function displayUrl(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl);
+    if (!url.username && !url.password) return baseUrl;
+    url.username = '';
+    url.password = '';
+    return url.toString().replace(/\/$/, '');
+  } catch {
+    return '(invalid URL)';
+  }
+}
+
 export class EndpointModel implements ChatModel {
   readonly source = 'endpoint' as const;
   readonly label: string;
+  private readonly shownUrl: string;
   private mode: 'native' | 'json';
   private clientPromise?: Promise<{ client: OpenAI; sdk: OpenAIModule }>;
 
   constructor(private readonly settings: EndpointSettings, private readonly logger: Logger) {
-    this.label = `${settings.model} at ${settings.baseUrl}`;
+    this.shownUrl = displayUrl(settings.baseUrl);
+    this.label = `${settings.model} at ${this.shownUrl}`;
     this.mode = settings.toolCalling === 'json' ? 'json' : 'native';
   }
 
@@ -136,7 +151,7 @@ export class EndpointModel implements ChatModel {
   private explain(error: unknown, sdk: OpenAIModule, signal?: AbortSignal): unknown {
     if (signal?.aborted) return signal.reason ?? error;
     if (error instanceof ToolError) return error;
-    const where = `the model endpoint ${this.settings.baseUrl}`;
+    const where = `the model endpoint ${this.shownUrl}`;
     if (error instanceof sdk.APIUserAbortError) return error;
     if (error instanceof sdk.APIConnectionTimeoutError) {
       return new ToolError(`${where} did not answer in time. Check that it is running and not overloaded.`, 'model_unavailable');

@@ -8,7 +8,7 @@ import type { ClientBridge } from '../catalog/context.js';
 import type { Config } from '../config.js';
 import { ToolError } from '../errors.js';
 import type { Logger } from '../logging.js';
-import { EndpointModel, OPENAI_BASE_URL } from './endpoint.js';
+import { EndpointModel, OPENAI_BASE_URL, displayUrl } from './endpoint.js';
 import { SamplingModel } from './sampling.js';
 import type { ChatModel } from './types.js';
 
@@ -35,7 +35,10 @@ export class ModelAccess {
     const { baseUrl, model, apiKey, toolCalling } = this.config.llm;
     if (baseUrl !== undefined || model !== undefined) {
       if (model === undefined) {
-        throw new ToolError(`DOCENT_LLM_BASE_URL is set (${baseUrl}) but DOCENT_LLM_MODEL is not: set it to the name of a chat model that endpoint serves.`, 'model_unavailable');
+        throw new ToolError(`DOCENT_LLM_BASE_URL is set (${displayUrl(baseUrl!)}) but DOCENT_LLM_MODEL is not: set it to the name of a chat model that endpoint serves.`, 'model_unavailable');
+      }
+      if (baseUrl !== undefined && displayUrl(baseUrl) !== baseUrl) {
+        throw new ToolError(`DOCENT_LLM_BASE_URL (${displayUrl(baseUrl)}) contains a user name or password, which requests cannot carry: remove them and put the key in DOCENT_LLM_API_KEY.`, 'model_unavailable');
       }
       if (baseUrl === undefined && apiKey === undefined) {
         throw new ToolError(`DOCENT_LLM_MODEL is set (${model}) but not where it runs: set DOCENT_LLM_BASE_URL to its OpenAI-compatible endpoint (e.g. http://localhost:11434/v1 for Ollama), or DOCENT_LLM_API_KEY / OPENAI_API_KEY to use OpenAI's API.`, 'model_unavailable');

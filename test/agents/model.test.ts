@@ -163,6 +163,20 @@ describe('OpenAI-compatible endpoint', () => {
     await expect(model.complete({ messages: [{ role: 'user', content: 'x' }] })).rejects.toMatchObject({ code, message: expect.stringMatching(pattern) });
   });
 
+  it('refuses a base URL carrying credentials without repeating them', () => {
+    for (const llmSettings of [{ baseUrl: 'http://user:s3cret@127.0.0.1:1/v1', model: 'm' }, { baseUrl: 'http://user:s3cret@127.0.0.1:1/v1' }]) {
+      const error = (() => {
+        try {
+          access(llmSettings).resolve({});
+        } catch (e) {
+          return e as ToolError;
+        }
+      })();
+      expect(error?.message).toMatch(/^DOCENT_LLM_BASE_URL .*(contains a user name or password|DOCENT_LLM_MODEL is not)/);
+      expect(error?.message).not.toMatch(/s3cret/);
+    }
+  });
+
   it('says the endpoint is unreachable when nothing listens there', async () => {
     const gone = await startFixtureServer();
     const url = `${gone.url}/v1`;

@@ -224,6 +224,32 @@ describe('presets', () => {
   });
 });
 
+describe('grounding in the tenant\'s documentation', () => {
+  it.skipIf(!findTool('rag_query'))('rag_data_engineer retrieves first and checks every sentence against the passages', async () => {
+    const docs = await startHarness({ overrides: { 'llm.baseUrl': llm.baseUrl, 'llm.model': 'fixture-model', 'docs.answers': 'extractive' } });
+    try {
+      const index = await (await docs.services.docs()).forTenant(docs.config.tenant);
+      await index.ingestDocument({
+        title: 'limits.md',
+        content: '# Rate limits\n\nThe zorblax API allows 120 requests per minute per key. Requests above the limit receive HTTP 429 with a Retry-After header.\n',
+      });
+      llm.script([
+        { content: 'The zorblax API allows 120 requests per minute per key. Set `burstLimit` to raise it.' },
+      ]);
+      const { value } = await spawn({ prompt: 'How many requests per minute does the zorblax API allow?', preset: 'rag_data_engineer' }, docs);
+      expect(value!.steps[0]).toMatchObject({ n: 1, tool: 'rag_query', outcome: 'ok' });
+      expect(value!.retrieval).toMatchObject({ tool: 'rag_query', grounded: true, sources: ['limits.md'] });
+      expect(llm.bodies[0]!.messages[1]!.content).toMatch(/Documentation retrieved for this task \(rag_query\):[\s\S]*120 requests per minute/);
+      expect(value!.claims.items.map((c) => c.held)).toEqual([true, false]);
+      expect(value!.claims.items[1]!.unsupported).toContain('burstLimit');
+      expect(value!.claims.items[0]!.sources).toEqual(['step 1 (rag_query)']);
+      expect(value!.verdict).toBe('partially_verified');
+    } finally {
+      await docs.close();
+    }
+  });
+});
+
 describe('guards', () => {
   it('refuses a planner_executor child of a planner_executor, and lets it delegate to another preset (depth 2)', async () => {
     llm.script([
@@ -248,6 +274,20 @@ describe('guards', () => {
     expect(grandchild.messages[0]!.content).toMatch(/sub-agent \(depth 2\)/);
     expect(toolResultIn(llm.bodies[5]!, 'gt')).toMatch(/^2 \+ 2 = 4\.\n\n---\nVerdict: verified .* depth 2 /);
     expect(value!.verdict).toBe('verified');
+  });
+
+  it('takes a nested sub-agent\'s answer as evidence only where its own fact-check held', async () => {
+    llm.script([
+      { content: '1. Delegate the sum.' },
+      { toolCalls: [{ id: 'gt', name: 'spawn_sub_agent', arguments: { prompt: 'What is 2 + 2?', preset: 'general_task' } }] },
+      { content: '2 + 2 = 5.' }, // the grandchild guesses, with no tool: its claim does not hold
+      { content: 'The helper reports 5.' },
+    ]);
+    const { value } = await spawn({ prompt: 'Have a helper add 2 and 2.', preset: 'planner_executor' });
+    expect(toolResultIn(llm.bodies[3]!, 'gt')).toMatch(/Verdict: unverified/);
+    expect(value!.steps[0]).toMatchObject({ tool: 'spawn_sub_agent', outcome: 'ok' });
+    expect(value!.claims.items).toEqual([{ text: 'The helper reports 5.', held: false, sources: [], unsupported: ['5'] }]);
+    expect(value!.verdict).toBe('unverified');
   });
 
   it('refuses to spawn from depth 2 before asking any model', async () => {
