@@ -150,8 +150,15 @@ export class Outbound {
       throw new ConfigError(`${spec.env} must be an http or https URL`);
     }
     const timeout = this.config.outbound.timeoutMs;
+    const subject = spec.title.charAt(0).toUpperCase() + spec.title.slice(1);
     return new ServiceEndpoint(name, spec.title, base, (url, options) =>
-      this.logged(name, () => fetchTrusted(url, spec.title, { ...options, timeoutMs: options.timeoutMs ?? timeout }, this.network)),
+      this.logged(name, () => fetchTrusted(url, spec.title, { ...options, timeoutMs: options.timeoutMs ?? timeout }, this.network)).catch(
+        (error: unknown) => {
+          // Say which service failed: its host alone may be an unfamiliar proxy or a fixture address.
+          if (error instanceof OutboundError) throw new OutboundError(`${subject}: ${error.message}`, error.failure, error.rule);
+          throw error;
+        },
+      ),
     );
   }
 

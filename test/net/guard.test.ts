@@ -315,7 +315,7 @@ describe('trusted endpoints versus caller URLs', () => {
     });
     const outbound = new Outbound(config({ 'services.cratesApiUrl': plain.url }), silentLogger(), { beforeConnect: tripwire().beforeConnect });
     const error = await failure(outbound.service('crates').request(['crates', 'serde']));
-    expect(error.message).toMatch(/^refused: redirect from 127\.0\.0\.1: the http scheme is not allowed/);
+    expect(error.message).toMatch(/^The crates\.io API: refused: redirect from 127\.0\.0\.1: the http scheme is not allowed/);
     expect(tls.requests).toHaveLength(0);
   });
 });
