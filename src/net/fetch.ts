@@ -241,7 +241,7 @@ function send(url: URL, target: ResolvedAddress, options: SendOptions): Promise<
     hostname: host,
     port: url.port || undefined,
     path: `${url.pathname}${url.search}`,
-    headers: { ...options.headers, host: url.host.replace(/\.$/, ''), ...(payload ? { 'content-length': String(payload.length) } : {}) },
+    headers: { ...options.headers, host: url.host.replace(/\.(?=:\d+$|$)/, ''), ...(payload ? { 'content-length': String(payload.length) } : {}) },
     lookup,
     agent: false,
     signal: options.signal,

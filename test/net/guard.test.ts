@@ -74,6 +74,15 @@ describe('pinning', () => {
     expect(tls.requests[0]!.headers.host).toBe(`feed.example.test:${tls.port}`);
   });
 
+  it('treats a trailing dot as the same name for DNS, Host and TLS', async () => {
+    tls.handle((_req, res) => rss(res));
+    const net = network({ 'feed.example.test': '127.0.0.1' });
+    const response = await fetchGuarded(`https://feed.example.test.:${tls.port}/feed.xml`, { policy: FEED, accept: XML }, net.options);
+    expect(response.status).toBe(200);
+    expect(net.asked).toEqual(['feed.example.test']);
+    expect(tls.requests[0]!.headers.host).toBe(`feed.example.test:${tls.port}`);
+  });
+
   it('verifies the certificate against the host name, not the address', async () => {
     tls.handle((_req, res) => rss(res));
     const net = network({ 'other.example.test': '127.0.0.1' });
