@@ -43,7 +43,7 @@ export const preprint_search = defineTool({
   requires_secret: false,
   hints: ['Category codes look like cs.LG, cs.CL, stat.ML, hep-th, math.AG, q-bio.NC.'],
   async handler({ query, max_results }, ctx) {
-    const { buildArxivQuery, parseArxivFeed } = await import('../src/net/arxiv.js');
+    const [{ buildArxivQuery, parseArxivFeed }, { truncate }] = await Promise.all([import('../src/net/arxiv.js'), import('../src/net/text.js')]);
     const built = buildArxivQuery(query);
     const arxiv = (await ctx.services.outbound()).service('arxiv');
     const response = await arxiv.request([], {
@@ -62,7 +62,9 @@ export const preprint_search = defineTool({
     const results = papers.slice(0, max_results);
     const value = { query, search_query: built.searchQuery, total_results: total, results };
     const text = results.length
-      ? results.map((p, i) => `${i + 1}. ${p.title} (${p.id}, ${p.date.slice(0, 10)}) by ${p.authors.join(', ')}\n   ${p.url}`).join('\n')
+      ? results
+          .map((p, i) => `${i + 1}. ${p.title} (${p.id}, ${p.date.slice(0, 10)}) by ${p.authors.join(', ')}\n   ${p.url}\n   ${truncate(p.summary, 300)}`)
+          .join('\n')
       : `No arXiv papers match ${built.searchQuery}. Try fewer or broader keywords.`;
     return { value, text };
   },
