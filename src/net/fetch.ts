@@ -110,7 +110,7 @@ export function fetchTrusted(url: URL, service: string, options: FetchOptions, n
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** Request headers that may follow a redirect to another origin; credentials never do. */
-const CROSS_ORIGIN_HEADERS = new Set(['accept', 'accept-language', 'user-agent', 'content-type']);
+const CROSS_ORIGIN_HEADERS = new Set(['accept', 'accept-encoding', 'accept-language', 'user-agent', 'content-type']);
 
 function lowerKeys(headers: Record<string, string> = {}): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
@@ -130,7 +130,7 @@ async function exchange(start: string | URL, options: FetchOptions, initial: Mod
   let headers: Record<string, string> = {
     'user-agent': USER_AGENT,
     'accept-encoding': 'gzip, deflate, br',
-    accept: options.accept.join(', '),
+    accept: options.accept.map((type) => (type === '*' ? '*/*' : type)).join(', '),
     ...lowerKeys(options.headers),
   };
   let url: URL = mode.kind === 'caller' ? checkCallerUrl(start, mode.policy) : new URL(start);
@@ -167,7 +167,7 @@ async function exchange(start: string | URL, options: FetchOptions, initial: Mod
         throw new OutboundError(`refused: ${bareHost(url)} answered with a redirect (${status}), and ${label} does not follow redirects`, 'refused', 'redirect');
       }
       if (redirects >= maxRedirects) {
-        throw new OutboundError(`gave up after ${maxRedirects} redirects starting at ${bareHost(url)} (the redirect limit)`, 'too_many_redirects', 'redirect_limit');
+        throw new OutboundError(`gave up after ${maxRedirects} redirects, the limit (the last from ${bareHost(url)})`, 'too_many_redirects', 'redirect_limit');
       }
       let next: URL;
       try {
