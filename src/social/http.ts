@@ -30,7 +30,10 @@ const MAX_RESPONSE_BYTES = 1_048_576;
 const NEVER_CONNECTED = /\((ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL)\)/;
 
 function asSendFailure(error: OutboundError, service: string): SendFailure {
-  const reason = error.message.replace(/^refused: /, '');
+  // The outbound module names the service first ("Mastodon: ..."); this message already does.
+  const prefix = `${service.toLowerCase()}: `;
+  const named = error.message.toLowerCase().startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+  const reason = named.replace(/^refused: /, '');
   const unsent = (why: string) => new SendFailure(`${why}; nothing was sent`, false);
   const maybe = (why: string) => new SendFailure(`${why}; it may still have published the post`, true);
   switch (error.failure) {

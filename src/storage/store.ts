@@ -35,6 +35,13 @@ export interface RecordTable<R extends Row = Row> {
   delete(filter: Filter): Promise<number>;
   /** Runs `fn` with no other `exclusive` section of this table running in this process. */
   exclusive<T>(fn: () => Promise<T>): Promise<T>;
+  /** Inserts rows, replacing the rows whose `on` columns all match, in one atomic commit. */
+  upsert(rows: R[], on: string[]): Promise<void>;
+  /**
+   * Merges small writes into larger files and deletes table versions older than `keepMs` (each write is a
+   * new version, kept on disk until cleaned up). For tables written often in small pieces.
+   */
+  optimize(keepMs?: number): Promise<void>;
 }
 
 const IDENT = /^[a-z][a-z0-9_]*$/;
@@ -171,6 +178,14 @@ export class Store {
       },
       exclusive(fn) {
         return mutex.run(`table:${spec.name}`, fn);
+      },
+      async upsert(rows, on) {
+        if (!rows.length) return;
+        for (const column of on) if (!(column in columns)) throw new Error(`unknown column ${column}`);
+        await table.mergeInsert(on).whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rows.map(full));
+      },
+      async optimize(keepMs = 60_000) {
+        await table.optimize({ cleanupOlderThan: new Date(Date.now() - keepMs) });
       },
     };
   }

@@ -5,9 +5,10 @@
  * plan). Prices are stored in whole cents so arithmetic on them is exact.
  */
 import type { Services } from '../services.js';
-import type { RecordTable, TableSpec } from '../storage/store.js';
+import type { RecordTable, Store, TableSpec } from '../storage/store.js';
 import { ToolError } from '../errors.js';
 import { newId, nowIso } from './fields.js';
+import { noteWrite } from './maintenance.js';
 
 export interface PlanRow {
   [column: string]: unknown;
@@ -69,11 +70,15 @@ function byCreation(a: PlanRow, b: PlanRow): number {
 }
 
 export class PlanStore {
-  private constructor(private readonly table: RecordTable<PlanRow>) {}
+  private constructor(
+    private readonly table: RecordTable<PlanRow>,
+    private readonly wrote: () => void,
+  ) {}
 
   static async open(services: Services): Promise<PlanStore> {
-    const store = await services.store();
-    return new PlanStore(await store.records<PlanRow>(PLANS_TABLE));
+    const store: Store = await services.store();
+    const table = await store.records<PlanRow>(PLANS_TABLE);
+    return new PlanStore(table, () => noteWrite(store, PLANS_TABLE.name, table, services.logger));
   }
 
   /** The tenant's plans, oldest first (ties by name): a stable order. */
@@ -118,6 +123,7 @@ export class PlanStore {
         created_at: nowIso(now),
       };
       await this.table.insert([plan]);
+      this.wrote();
       return { plan, created: true };
     });
   }

@@ -11,8 +11,9 @@ import { randomBytes } from 'node:crypto';
 import { ToolError } from '../errors.js';
 import type { Services } from '../services.js';
 import type { Platform } from '../social/platforms.js';
-import type { RecordTable, TableSpec } from '../storage/store.js';
+import type { RecordTable, Store, TableSpec } from '../storage/store.js';
 import { newId, nowIso, RECORD_ID } from './fields.js';
+import { noteWrite } from './maintenance.js';
 
 export const POST_STATUSES = ['draft', 'scheduled', 'posted', 'failed'] as const;
 export type PostStatus = (typeof POST_STATUSES)[number];
@@ -71,11 +72,21 @@ export type Claim =
   | { kind: 'already_posted'; post: PostRow };
 
 export class PostStore {
-  private constructor(private readonly table: RecordTable<PostRow>) {}
+  private constructor(
+    private readonly table: RecordTable<PostRow>,
+    private readonly wrote: () => void,
+  ) {}
 
   static async open(services: Services): Promise<PostStore> {
-    const store = await services.store();
-    return new PostStore(await store.records<PostRow>(POSTS_TABLE));
+    const store: Store = await services.store();
+    const table = await store.records<PostRow>(POSTS_TABLE);
+    return new PostStore(table, () => noteWrite(store, POSTS_TABLE.name, table, services.logger));
+  }
+
+  /** Updates one post of the tenant and notes the write. */
+  private async set(tenant: string, id: string, values: Partial<PostRow>): Promise<void> {
+    await this.table.update({ tenant, id }, values);
+    this.wrote();
   }
 
   async create(tenant: string, platform: Platform, content: string, now = new Date()): Promise<PostRow> {
@@ -98,6 +109,7 @@ export class PostStore {
       updated_at: at,
     };
     await this.table.exclusive(() => this.table.insert([row]));
+    this.wrote();
     return row;
   }
 
@@ -123,7 +135,7 @@ export class PostStore {
         throw new ToolError(`Post ${post.id} is being sent right now; wait for that to finish. Nothing was changed.`, 'conflict', { field: 'post_id' });
       }
       const values = { status: 'scheduled' as const, scheduled_at: scheduledAt, updated_at: nowIso(now) };
-      await this.table.update({ tenant, id: post.id }, values);
+      await this.set(tenant, post.id, values);
       return { ...post, ...values };
     });
   }
@@ -145,13 +157,13 @@ export class PostStore {
         }
         if (!options.deduplicates) {
           const error = `Outcome unknown: a send to ${options.service} started at ${post.sending_since} never finished (the server stopped). Check ${options.service} for the post before posting again.`;
-          await this.table.update({ tenant, id: post.id }, { status: 'failed', error, sending_since: null, updated_at: nowIso(now) });
+          await this.set(tenant, post.id, { status: 'failed', error, sending_since: null, updated_at: nowIso(now) });
           throw new ToolError(`${error} The post is now marked failed; calling post again will send it.`, 'outcome_unknown', { field: 'post_id', post_id: post.id, status: 'failed' });
         }
         resumed = true;
       }
       const values = { sending_since: nowIso(now), attempts: post.attempts + 1, updated_at: nowIso(now) };
-      await this.table.update({ tenant, id: post.id }, values);
+      await this.set(tenant, post.id, values);
       return { kind: 'claimed', post: { ...post, ...values }, resumed };
     });
   }
@@ -168,7 +180,7 @@ export class PostStore {
         sending_since: null,
         updated_at: nowIso(now),
       };
-      await this.table.update({ tenant, id: post.id }, values);
+      await this.set(tenant, post.id, values);
       return { ...post, ...values };
     });
   }
@@ -177,7 +189,7 @@ export class PostStore {
     return this.table.exclusive(async () => {
       const post = await this.get(tenant, postId);
       const values = { status: 'failed' as const, error: reason, sending_since: null, updated_at: nowIso(now) };
-      await this.table.update({ tenant, id: post.id }, values);
+      await this.set(tenant, post.id, values);
       return { ...post, ...values };
     });
   }

@@ -7,10 +7,11 @@
  */
 import { ToolError } from '../errors.js';
 import type { Services } from '../services.js';
-import type { RecordTable, TableSpec } from '../storage/store.js';
+import type { RecordTable, Store, TableSpec } from '../storage/store.js';
 import { daysBetween } from './dates.js';
 import { newId, nowIso, RECORD_ID } from './fields.js';
 import { LAUNCH_SEQUENCE, stepDate } from './launch.js';
+import { noteWrite } from './maintenance.js';
 
 export const TASK_CATEGORIES = ['prep', 'launch', 'post_launch', 'content', 'community'] as const;
 export type TaskCategory = (typeof TASK_CATEGORIES)[number];
@@ -72,11 +73,15 @@ export function taskNotFound(taskId: string, tenant: string): ToolError {
 }
 
 export class TaskStore {
-  private constructor(private readonly table: RecordTable<TaskRow>) {}
+  private constructor(
+    private readonly table: RecordTable<TaskRow>,
+    private readonly wrote: () => void,
+  ) {}
 
   static async open(services: Services): Promise<TaskStore> {
-    const store = await services.store();
-    return new TaskStore(await store.records<TaskRow>(TASKS_TABLE));
+    const store: Store = await services.store();
+    const table = await store.records<TaskRow>(TASKS_TABLE);
+    return new TaskStore(table, () => noteWrite(store, TASKS_TABLE.name, table, services.logger));
   }
 
   async add(tenant: string, task: NewTask, now = new Date()): Promise<TaskRow> {
@@ -94,6 +99,7 @@ export class TaskStore {
       seq: 0,
     };
     await this.table.exclusive(() => this.table.insert([row]));
+    this.wrote();
     return row;
   }
 
@@ -120,6 +126,7 @@ export class TaskStore {
         seq,
       }));
       await this.table.insert(rows);
+      this.wrote();
       return { tasks: rows, created: true };
     });
   }
@@ -145,6 +152,7 @@ export class TaskStore {
       const completed_at = nowIso(now);
       const matched = await this.table.update({ tenant, id: taskId, status: 'open' }, { status: 'done', completed_at });
       if (matched !== 1) throw new Error(`complete_task matched ${matched} rows for ${taskId}`);
+      this.wrote();
       return { task: { ...task, status: 'done', completed_at }, alreadyDone: false };
     });
   }

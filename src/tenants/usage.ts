@@ -26,6 +26,9 @@ export const USAGE_TABLE: TableSpec = {
   columns: { key_id: 'string', tenant: 'string', month: 'string', requests: 'number', updated_at: 'string' },
 };
 
+/** Every this many flushes the table's versions are compacted and old ones removed from disk. */
+const OPTIMIZE_EVERY_FLUSHES = 100;
+
 export function monthOf(now: Date): string {
   return now.toISOString().slice(0, 7);
 }
@@ -47,6 +50,7 @@ export class UsageMeter {
   private readonly counters = new Map<string, Counter>();
   private readonly loading = new Map<string, Promise<Counter>>();
   private flushing?: Promise<void>;
+  private flushes = 0;
 
   constructor(private readonly table: RecordTable<UsageRow>) {}
 
@@ -99,17 +103,26 @@ export class UsageMeter {
     const dirty = [...this.counters].filter(([, c]) => c.pending > 0);
     if (dirty.length) {
       await this.table.exclusive(async () => {
-        const now = new Date().toISOString();
-        for (const [id, counter] of dirty) {
-          const [keyId, month] = id.split('|') as [string, string];
-          const adding = counter.pending;
-          const [row] = await this.table.find({ key_id: keyId, month }, { limit: 1 });
-          const total = (row?.requests ?? 0) + adding;
-          if (row) await this.table.update({ key_id: keyId, month }, { requests: total, updated_at: now });
-          else await this.table.insert([{ key_id: keyId, tenant: counter.tenant, month, requests: total, updated_at: now }]);
-          counter.pending -= adding;
-          counter.stored = total;
+        const updated_at = new Date().toISOString();
+        const writes: { counter: Counter; adding: number; row: UsageRow }[] = [];
+        for (const month of new Set(dirty.map(([id]) => id.split('|')[1]!))) {
+          const stored = new Map((await this.table.find({ month })).map((r) => [r.key_id, r.requests]));
+          for (const [id, counter] of dirty.filter(([i]) => i.endsWith(`|${month}`))) {
+            const key_id = id.split('|')[0]!;
+            const adding = counter.pending;
+            writes.push({ counter, adding, row: { key_id, tenant: counter.tenant, month, requests: (stored.get(key_id) ?? 0) + adding, updated_at } });
+          }
         }
+        // One commit for every key's count: one table version per flush, however many keys were busy.
+        await this.table.upsert(
+          writes.map((w) => w.row),
+          ['key_id', 'month'],
+        );
+        for (const { counter, adding, row } of writes) {
+          counter.pending -= adding;
+          counter.stored = row.requests;
+        }
+        if (++this.flushes % OPTIMIZE_EVERY_FLUSHES === 0) await this.table.optimize();
       });
     }
     if (keepMonth) for (const [id, c] of this.counters) if (!id.endsWith(`|${keepMonth}`) && c.pending === 0) this.counters.delete(id);

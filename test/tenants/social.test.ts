@@ -212,7 +212,7 @@ describe('social_poster post', () => {
     const post = await draft('microblog', 'Slow network day');
     const failed = await postConfirmed(h, post.id);
     expect(failed.isError).toBe(true);
-    expect(failed.text).toMatch(/Mastodon did not answer in time: 127\.0\.0\.1 did not answer within 1000 ms \(timeout\); it may still have published the post/);
+    expect(failed.text).toMatch(/failed: Mastodon did not answer in time: 127\.0\.0\.1 did not answer within 1000 ms \(timeout\); it may still have published the post\./);
     expect(failed.text).toMatch(/Mastodon drops a repeat of this post/);
     const retried = await postConfirmed(h, post.id);
     expect(retried.isError, retried.text).toBe(false);
@@ -228,7 +228,7 @@ describe('social_poster post', () => {
       const post = await draft('chat_community', 'Nobody is listening');
       const r = await postConfirmed(down, post.id);
       expect(r.isError).toBe(true);
-      expect(r.text).toMatch(/could not connect to Discord: could not reach 127\.0\.0\.1 \(ECONNREFUSED\); nothing was sent/);
+      expect(r.text).toMatch(/failed: could not connect to Discord: could not reach 127\.0\.0\.1 \(ECONNREFUSED\); nothing was sent\./);
       expect(r.text).toMatch(/Fix the cause and call post again to retry/);
     } finally {
       await down.close();
