@@ -102,7 +102,15 @@ export const pricing_manager = defineTool({
     category: z.string().trim().min(1).max(200).optional().describe('suggest_pricing: the API category, e.g. "speech-to-text AI" or "weather data"'),
     features: z.array(z.string().trim().min(1).max(200)).max(50).optional().describe('create_plan: features included in the plan'),
     name: z.string().trim().min(1).max(64).optional().describe('create_plan: plan name, unique per tenant (case-insensitive)'),
-    price_usd: z.number().min(0).max(1_000_000).multipleOf(0.01).optional().describe('create_plan: monthly price in USD, in whole cents (0 for a free plan)'),
+    // Whole cents, checked here rather than as JSON Schema `multipleOf: 0.01`, which binary floating point
+    // makes clients refuse valid prices (19.99 / 0.01 is not an integer in IEEE 754).
+    price_usd: z
+      .number()
+      .min(0)
+      .max(1_000_000)
+      .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, 'must be in whole cents (at most two decimals)')
+      .optional()
+      .describe('create_plan: monthly price in USD, at most two decimals (0 for a free plan)'),
     requests_per_month: z.number().int().min(0).max(1e12).optional().describe('create_plan: API requests included per month'),
     subscribers: z
       .record(z.string().trim().min(1).max(64), z.number().int().min(0).max(1e9))
