@@ -39,7 +39,7 @@ export const spawn_sub_agent = defineTool({
   cost_class: 'metered',
   requires_secret: false,
   hints: [
-    `Sub-agents nest at most ${LIMITS.maxDepth} deep; a child never has more tools than its parent.`,
+    `Spawning is capped at depth ${LIMITS.maxDepth}: the calling agent is depth 1 and its sub-agent depth 2, so a sub-agent cannot spawn another; a child never has more tools than its parent.`,
     'On timeout the run fails with an error; nothing partial is returned as an answer.',
   ],
   async handler(input, ctx) {

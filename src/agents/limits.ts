@@ -1,6 +1,9 @@
 /** The sub-agent's published limits (spawn_sub_agent's schema and description read them from here). */
 export const SUB_AGENT_LIMITS = Object.freeze({
-  /** Deepest lineage a sub-agent may have: a direct call is depth 0, its child 1, that child's child 2. */
+  /**
+   * Spawning is capped at depth 2, counting agents: the agent calling docent is depth 1 and the sub-agent it
+   * spawns depth 2, so a child's child is refused. (`lineage.depth` counts spawns: a direct call is 0.)
+   */
   maxDepth: 2,
   maxPromptChars: 4096,
   defaultTimeoutSecs: 60,

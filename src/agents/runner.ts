@@ -319,12 +319,6 @@ class Run {
     this.steps.push(result.step);
     if (!result.outcome?.ok) return;
     const source = `step ${result.step.n} (${result.step.tool})`;
-    if (result.step.tool === SPAWN_TOOL) {
-      // A sub-agent's answer is evidence only as far as its own fact-check held.
-      const held = (result.outcome.value as SubAgentResult).claims.items.filter((c) => c.held).map((c) => c.text);
-      if (held.length) this.evidence.push({ source, text: held.join('\n') });
-      return;
-    }
     this.evidence.push({ source, text: result.outcome.text.slice(0, EVIDENCE_CHARS) });
   }
 

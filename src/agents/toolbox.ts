@@ -11,6 +11,7 @@ import { invokeTool, type CallEnvironment, type ToolCallOutcome } from '../catal
 import { CONFIRMATION_TOKEN_FIELD, inputJsonSchema } from '../catalog/schema.js';
 import { ToolError } from '../errors.js';
 import type { ToolCall, ToolSpec } from '../model/types.js';
+import { SPAWN_TOOL, assertMaySpawn, type Lineage } from './guards.js';
 import { SUB_AGENT_LIMITS } from './limits.js';
 import type { Step } from './result.js';
 
@@ -46,6 +47,23 @@ export function summariseArgs(args: Record<string, unknown>): string {
 function acceptsTenant(tool: AnyTool): boolean {
   const shape = (tool.input as { shape?: Record<string, unknown> }).shape;
   return shape !== undefined && TENANT_FIELD in shape;
+}
+
+/** Why a sub-agent at `lineage` may not spawn the child its raw arguments ask for (the guard's own words). */
+function spawnRefusal(lineage: Lineage, rawArgs: string): { code: string; message: string } | undefined {
+  let preset = 'general_task';
+  try {
+    const parsed = JSON.parse(rawArgs || '{}') as { preset?: unknown };
+    if (typeof parsed.preset === 'string') preset = parsed.preset;
+  } catch {
+    // unreadable arguments: the depth rule alone decides
+  }
+  try {
+    assertMaySpawn(lineage, preset);
+    return undefined;
+  } catch (error) {
+    return error instanceof ToolError ? { code: error.code, message: error.message } : undefined;
+  }
 }
 
 export class Toolbox {
@@ -96,6 +114,10 @@ export class Toolbox {
   prepare(call: ToolCall, n: number): PreparedCall {
     const base = { id: call.id, n, tool: call.name, args: {} as Record<string, unknown> };
     const tool = this.tools.get(call.name);
+    if (!tool && call.name === SPAWN_TOOL) {
+      const refusal = spawnRefusal(this.env.lineage ?? { depth: 0 }, call.arguments);
+      if (refusal) return { ...base, refusal };
+    }
     if (!tool) {
       return {
         ...base,

@@ -251,46 +251,27 @@ describe('grounding in the tenant\'s documentation', () => {
 });
 
 describe('guards', () => {
-  it('refuses a planner_executor child of a planner_executor, and lets it delegate to another preset (depth 2)', async () => {
+  it('a sub-agent cannot spawn: a planner_executor child of a planner_executor, and any child\'s child, are refused', async () => {
     llm.script([
       { content: '1. Delegate planning.\n2. Delegate the sum.' },
       { toolCalls: [{ id: 'pe', name: 'spawn_sub_agent', arguments: { prompt: 'Plan it again.', preset: 'planner_executor' } }] },
       { toolCalls: [{ id: 'gt', name: 'spawn_sub_agent', arguments: { prompt: 'What is 2 + 2? Use the calculator.', preset: 'general_task' } }] },
-      { toolCalls: [{ name: 'calculator', arguments: { operation: 'add', a: 2, b: 2 } }] },
-      { content: '2 + 2 = 4.' },
-      { content: 'The delegated sum is 4.' },
+      { content: 'Delegation was refused, so the sum was not delegated.' },
     ]);
     const { value } = await spawn({ prompt: 'Get 2 + 2 computed by a helper.', preset: 'planner_executor' });
     expect(value!.steps.map((s) => [s.tool, s.outcome, s.error_code])).toEqual([
       ['spawn_sub_agent', 'error', 'depth_guard'],
-      ['spawn_sub_agent', 'ok', undefined],
+      ['spawn_sub_agent', 'error', 'depth_guard'],
     ]);
     expect(value!.steps[0]!.message).toMatch(/planner_executor may not spawn another planner_executor/);
-    expect(llm.bodies).toHaveLength(6); // the refused spawn never reached the model
-    // The grandchild: depth 2, its tools limited to what its planner_executor parent has, and no spawning.
-    const grandchild = llm.bodies[3]!;
-    const expected = registered('general_task').filter((n) => findPreset('planner_executor')!.tools.includes(n));
-    expect(new Set(toolNames(grandchild))).toEqual(new Set(expected));
-    expect(grandchild.messages[0]!.content).toMatch(/sub-agent \(depth 2\)/);
-    expect(toolResultIn(llm.bodies[5]!, 'gt')).toMatch(/^2 \+ 2 = 4\.\n\n---\nVerdict: verified .* depth 2 /);
-    expect(value!.verdict).toBe('verified');
+    expect(value!.steps[1]!.message).toMatch(/capped at depth 2.*a sub-agent cannot spawn/);
+    expect(llm.bodies).toHaveLength(4); // no grandchild ever reached the model
+    // The child (depth 2 counting the caller) is not even offered the spawn tool.
+    expect(toolNames(llm.bodies[1]!)).not.toContain('spawn_sub_agent');
+    expect(new Set(toolNames(llm.bodies[1]!))).toEqual(new Set(registered('planner_executor').filter((n) => n !== 'spawn_sub_agent')));
   });
 
-  it('takes a nested sub-agent\'s answer as evidence only where its own fact-check held', async () => {
-    llm.script([
-      { content: '1. Delegate the sum.' },
-      { toolCalls: [{ id: 'gt', name: 'spawn_sub_agent', arguments: { prompt: 'What is 2 + 2?', preset: 'general_task' } }] },
-      { content: '2 + 2 = 5.' }, // the grandchild guesses, with no tool: its claim does not hold
-      { content: 'The helper reports 5.' },
-    ]);
-    const { value } = await spawn({ prompt: 'Have a helper add 2 and 2.', preset: 'planner_executor' });
-    expect(toolResultIn(llm.bodies[3]!, 'gt')).toMatch(/Verdict: unverified/);
-    expect(value!.steps[0]).toMatchObject({ tool: 'spawn_sub_agent', outcome: 'ok' });
-    expect(value!.claims.items).toEqual([{ text: 'The helper reports 5.', held: false, sources: [], unsupported: ['5'] }]);
-    expect(value!.verdict).toBe('unverified');
-  });
-
-  it('refuses to spawn from depth 2 before asking any model', async () => {
+  it('refuses to spawn from a sub-agent before asking any model', async () => {
     const outcome = await invokeTool(findTool('spawn_sub_agent')!, { prompt: 'Go deeper.', preset: 'general_task' }, {
       config: h.config,
       services: h.services,
@@ -299,9 +280,9 @@ describe('guards', () => {
       tenantBound: false,
       agentMode: true,
       transport: 'inproc',
-      lineage: { depth: 2, preset: 'general_task' },
+      lineage: { depth: 1, preset: 'general_task' },
     });
-    expect(outcome).toMatchObject({ ok: false, code: 'depth_guard', message: expect.stringMatching(/at most 2 deep/) });
+    expect(outcome).toMatchObject({ ok: false, code: 'depth_guard', message: expect.stringMatching(/capped at depth 2/) });
     expect(llm.bodies).toHaveLength(0);
   });
 
