@@ -173,3 +173,21 @@ describe('scheduler durability', () => {
     expect(bulk.value.tasks).toHaveLength(100);
   });
 });
+
+describe('overdue arithmetic with an injected clock', () => {
+  it('counts whole UTC days across month and leap-year boundaries', async () => {
+    const { TaskStore } = await import('../../src/tenants/tasks.js');
+    const tasks = await TaskStore.open(h.services);
+    const tenant = 'clock';
+    for (const [label, due] of [['a', '2028-02-28'], ['b', '2028-02-29'], ['c', '2028-03-01'], ['d', '2027-12-31']] as const) {
+      await tasks.add(tenant, { label, category: 'prep', due_date: due }, new Date('2028-01-01T00:00:00Z'));
+    }
+    const overdue = await tasks.overdue(tenant, '2028-03-01');
+    expect(overdue.map((t) => [t.label, t.days_overdue])).toEqual([
+      ['d', 61],
+      ['a', 2],
+      ['b', 1],
+    ]);
+    expect(await tasks.overdue(tenant, '2027-12-31')).toEqual([]);
+  });
+});
