@@ -50,6 +50,15 @@ export class Services {
     this.outboundPromise = Promise.resolve(outbound);
   }
 
+  private docsPromise?: Promise<import('./docs/index.js').DocService>;
+
+  /** The documentation index (src/docs): `(await services.docs()).forTenant(tenant)` → DocIndex. */
+  docs(): Promise<import('./docs/index.js').DocService> {
+    this.docsPromise ??= import('./docs/service.js').then((m) => m.createDocService(this.config, this.logger, () => this.store()));
+    this.docsPromise.catch(() => (this.docsPromise = undefined));
+    return this.docsPromise;
+  }
+
   async close(): Promise<void> {
     if (this.storePromise) await (await this.storePromise.catch(() => undefined))?.close();
   }

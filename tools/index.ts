@@ -11,6 +11,7 @@ import { encyclopedia } from './encyclopedia.js';
 import { file_operations } from './file_operations.js';
 import { preprint_search } from './preprint_search.js';
 import { pricing_manager } from './pricing_manager.js';
+import { rag_query } from './rag_query.js';
 import { rss_feed } from './rss_feed.js';
 import { scheduler } from './scheduler.js';
 import { social_poster } from './social_poster.js';
@@ -21,6 +22,7 @@ export const TOOLS: readonly AnyTool[] = Object.freeze([
   calculator,
   datetime,
   file_operations,
+  rag_query,
   pricing_manager,
   scheduler,
   social_poster,

@@ -1,0 +1,188 @@
+/**
+ * Structure-aware chunking of normalised markdown: every chunk lies inside one section, carries the path
+ * of headings above it (`npm ci › Description`), and never cuts a fenced code block. Long sections are cut
+ * at block boundaries (paragraph, list, code) near `maxChars`; a paragraph longer than that is cut at
+ * sentence ends. Markup that carries no text (images, badges, HTML tags, link targets) is dropped.
+ */
+
+export const SECTION_SEPARATOR = ' › ';
+
+/** Changing how documents are cut changes this, so that re-ingesting re-chunks unchanged files. */
+export const CHUNKER_VERSION = 'c3';
+
+export interface ChunkOptions {
+  /** Target upper size of a chunk, in characters (code blocks may exceed it; they are never cut). */
+  maxChars: number;
+}
+
+/** Measured on the evaluation set (scripts/eval.ts --max-chars): see the README's retrieval notes. */
+export const DEFAULT_CHUNK_OPTIONS: ChunkOptions = { maxChars: 1200 };
+
+export interface Block {
+  kind: 'text' | 'code';
+  text: string;
+}
+
+export interface Chunk {
+  /** Heading path, outermost first, joined by ' › '; empty before the first heading. */
+  section: string;
+  /** Cleaned text: paragraphs, list items and fenced code, separated by blank lines. */
+  text: string;
+}
+
+interface Section {
+  path: string[];
+  blocks: Block[];
+}
+
+const FENCE_OPEN = /^(\s{0,3})(`{3,}|~{3,})\s*([^`\s]*)[^`]*$/;
+const ATX = /^\s{0,3}(#{1,6})(?:\s+(.*?))?\s*#*\s*$/;
+
+/** Inline markdown to plain reading text: link targets, images and HTML tags go, inline code stays. */
+export function cleanInline(line: string): string {
+  return line
+    .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
+    .replace(/!\[[^\]]*\]\[[^\]]*\]/g, '')
+    .replace(/\[((?:[^\][]|\[[^\]]*\])*)\]\((?:[^()\s]|\([^)]*\))*(?:\s+"[^"]*")?\)/g, '$1')
+    .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1')
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/<\/?(?:a|img|p|div|span|br|sup|sub|b|i|em|strong|details|summary|picture|source|center|h[1-6]|table|tr|td|th|tbody|thead)\b[^>]*>/gi, '')
+    .replace(/\\([\\`*_{}[\]()#+\-.!|<>])/g, '$1');
+}
+
+export function cleanHeading(text: string): string {
+  return cleanInline(text).replace(/`/g, '').replace(/\s+/g, ' ').trim();
+}
+
+/** Splits normalised markdown into sections of blocks. */
+export function sectionsOf(markdown: string): Section[] {
+  const lines = markdown.split('\n');
+  const sections: Section[] = [];
+  let path: { level: number; title: string }[] = [];
+  let current: Section = { path: [], blocks: [] };
+  let para: string[] = [];
+  const flush = () => {
+    const text = para.map(cleanInline).join('\n').replace(/^\s*\n|\n\s*$/g, '');
+    para = [];
+    if (text.trim()) current.blocks.push({ kind: 'text', text: text.trim() });
+  };
+  const startSection = (level: number, title: string) => {
+    flush();
+    if (current.blocks.length || sections.length === 0) sections.push(current);
+    path = path.filter((h) => h.level < level);
+    path.push({ level, title });
+    current = { path: path.map((h) => h.title), blocks: [] };
+  };
+  let inComment = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (inComment) {
+      if (line.includes('-->')) inComment = false;
+      continue;
+    }
+    if (/^\s*<!--/.test(line) && !line.includes('-->')) {
+      inComment = true;
+      continue;
+    }
+    const fence = FENCE_OPEN.exec(line);
+    if (fence) {
+      flush();
+      const marker = fence[2]!;
+      const body: string[] = [];
+      let j = i + 1;
+      for (; j < lines.length; j++) {
+        const close = lines[j]!.trim();
+        if (close.startsWith(marker[0]!.repeat(marker.length)) && /^[`~]+$/.test(close)) break;
+        body.push(lines[j]!);
+      }
+      const lang = fence[3] ?? '';
+      current.blocks.push({ kind: 'code', text: `${marker}${lang}\n${body.join('\n')}\n${marker}` });
+      i = j;
+      continue;
+    }
+    const atx = ATX.exec(line);
+    if (atx && !/^\s{0,3}#+[^#\s]/.test(line)) {
+      const title = cleanHeading(atx[2] ?? '');
+      if (title) startSection(atx[1]!.length, title);
+      else flush();
+      continue;
+    }
+    const next = lines[i + 1];
+    if (
+      line.trim() && para.length === 0 && next !== undefined && /^\s{0,3}(=+|-+)\s*$/.test(next) &&
+      !/^\s*([-*+]|\d+[.)])\s/.test(line) && !/^\s*[|>]/.test(line)
+    ) {
+      const title = cleanHeading(line);
+      if (title) {
+        startSection(next.trim()[0] === '=' ? 1 : 2, title);
+        i++;
+        continue;
+      }
+    }
+    if (!line.trim()) {
+      flush();
+      continue;
+    }
+    // Reference link definitions and horizontal rules carry no reading text.
+    if (/^\s{0,3}\[[^\]]+\]:\s*\S+/.test(line) || /^\s{0,3}([-*_])(\s*\1){2,}\s*$/.test(line)) {
+      flush();
+      continue;
+    }
+    // A new list item starts a new block, so answers can quote one item.
+    if (/^\s{0,3}([-*+]|\d+[.)])\s+/.test(line) && para.length && !/^\s{0,3}([-*+]|\d+[.)])\s+/.test(para[0]!) ) flush();
+    para.push(line);
+  }
+  flush();
+  if (current.blocks.length || sections.length === 0) sections.push(current);
+  return sections.filter((s) => s.blocks.length);
+}
+
+const SENTENCE_END = /(?<=[.!?])\s+(?=[A-Z`"'(\[])/;
+
+function splitLongText(text: string, maxChars: number): string[] {
+  if (text.length <= maxChars) return [text];
+  const sentences = text.split(SENTENCE_END);
+  const out: string[] = [];
+  let buf = '';
+  for (const s of sentences) {
+    if (buf && buf.length + s.length + 1 > maxChars) {
+      out.push(buf);
+      buf = '';
+    }
+    buf = buf ? `${buf} ${s}` : s;
+  }
+  if (buf) out.push(buf);
+  return out;
+}
+
+/** Cuts a parsed body into chunks. `preamble` (e.g. the front matter description) opens the first chunk. */
+export function chunkMarkdown(markdown: string, options: ChunkOptions = DEFAULT_CHUNK_OPTIONS, preamble?: string): Chunk[] {
+  const sections = sectionsOf(markdown);
+  if (preamble?.trim()) {
+    const first = sections[0];
+    const block: Block = { kind: 'text', text: preamble.trim() };
+    if (first) first.blocks.unshift(block);
+    else sections.push({ path: [], blocks: [block] });
+  }
+  const chunks: Chunk[] = [];
+  for (const section of sections) {
+    const name = section.path.join(SECTION_SEPARATOR);
+    let buf: string[] = [];
+    let size = 0;
+    const emit = () => {
+      if (buf.length) chunks.push({ section: name, text: buf.join('\n\n') });
+      buf = [];
+      size = 0;
+    };
+    for (const block of section.blocks) {
+      const pieces = block.kind === 'code' ? [block.text] : splitLongText(block.text, options.maxChars);
+      for (const piece of pieces) {
+        if (size && size + piece.length + 2 > options.maxChars) emit();
+        buf.push(piece);
+        size += piece.length + 2;
+      }
+    }
+    emit();
+  }
+  return chunks;
+}

@@ -1,0 +1,128 @@
+/**
+ * Whether the documentation answers, from measured evidence:
+ * - identifiers the question names that the documentation never mentions (decisive on their own);
+ * - how much of the question (IDF-weighted) the best passage and the best document cover;
+ * - how much of the question consists of terms found nowhere in the documentation;
+ * - how strong the best match is against what a perfect match would score, and its margin over the next
+ *   document.
+ *
+ * These features go through a logistic model whose constants were fitted offline (scripts/eval.ts
+ * `--fit`, see CALIBRATION below), giving a confidence that is a probability: among answers given with
+ * confidence about p, about a share p were right on the data it was fitted and checked on.
+ */
+import type { CorpusStats } from './stats.js';
+import { identifierKnown, missingName, type QueryTerm, type QuestionIdentifier } from './question.js';
+import { coverageOf, type Retrieval } from './search.js';
+import { unitsOf } from './answer.js';
+import { analyze, type Stemmer } from './tokens.js';
+
+export interface Evidence {
+  /** Feature values, in the order of FEATURES. */
+  values: number[];
+  /** Strong identifiers of the question that the documentation never mentions (names as to be reported). */
+  missingStrong: string[];
+  /** Weak identifiers (CamelCase, paths) the documentation never mentions. */
+  missingWeak: string[];
+}
+
+export const FEATURES = ['chunk_coverage', 'doc_coverage', 'unit_coverage', 'pair_share', 'uncovered_names', 'absent_share', 'absent_names', 'strength'] as const;
+
+/**
+ * Best IDF-weighted coverage of the question's known terms by a single sentence, list item, table row or
+ * code block of the best passages: an answer is usually said in one place, while an off-topic match
+ * scatters the question's words over a passage.
+ */
+function unitCoverage(retrieval: Retrieval, known: QueryTerm[], stemmer: Stemmer): number {
+  const first = retrieval.documents[0];
+  if (!first || !known.length) return 0;
+  let best = 0;
+  for (const c of first.chunks.slice(0, 3)) {
+    for (const unit of unitsOf(c.chunk.text)) {
+      const present = new Set(analyze(unit.text, { stemmer }).map((t) => t.term));
+      best = Math.max(best, coverageOf(known, (t) => present.has(t)));
+    }
+  }
+  return best;
+}
+
+/**
+ * Share of the question's consecutive known-term pairs ("virtual environment", "composite index") that occur
+ * within three terms of each other in the best passage.
+ */
+function pairShare(retrieval: Retrieval, question: QueryTerm[]): number {
+  const best = retrieval.candidates[0];
+  const order = question.filter((t) => t.known && !t.identifier).map((t) => t.term);
+  if (!best || order.length < 2) return 0;
+  const positions = new Map<string, number[]>();
+  best.chunk.body_terms.split(' ').forEach((t, i) => {
+    const list = positions.get(t);
+    if (list) list.push(i);
+    else positions.set(t, [i]);
+  });
+  let pairs = 0;
+  let near = 0;
+  for (let i = 0; i + 1 < order.length; i++) {
+    pairs++;
+    const a = positions.get(order[i]!);
+    const b = positions.get(order[i + 1]!);
+    if (a && b && a.some((x) => b.some((y) => Math.abs(x - y) <= 3))) near++;
+  }
+  return pairs ? near / pairs : 0;
+}
+
+export function gatherEvidence(retrieval: Retrieval, identifiers: QuestionIdentifier[], stats: CorpusStats, stemmer: Stemmer): Evidence {
+  const missingStrong: string[] = [];
+  const missingWeak: string[] = [];
+  for (const id of identifiers) {
+    if (identifierKnown(id, stats)) continue;
+    (id.strong ? missingStrong : missingWeak).push(missingName(id, stats));
+  }
+  const terms: QueryTerm[] = retrieval.terms;
+  const known = terms.filter((t) => t.known);
+  const totalIdf = terms.reduce((s, t) => s + t.idf, 0) || 1;
+  const absentShare = terms.filter((t) => !t.known).reduce((s, t) => s + t.idf, 0) / totalIdf;
+  const absentNames = Math.min(2, terms.filter((t) => !t.known && t.nameLike).length + missingWeak.length);
+  const best = retrieval.candidates[0];
+  const first = retrieval.documents[0];
+  const inBest = (t: string) => Boolean(best?.matched.has(t));
+  const docTerms = new Set(first ? first.chunks.slice(0, 3).flatMap((c) => [...c.matched]) : []);
+  // A perfect passage would hold every known term: BM25 grows with Σ idf, so scale by it.
+  const knownIdf = known.reduce((s, t) => s + t.idf, 0) || 1;
+  const strength = best ? Math.min(1.5, best.bm25 / knownIdf) : 0;
+  return {
+    values: [
+      coverageOf(known, inBest),
+      coverageOf(known, (t) => docTerms.has(t)),
+      unitCoverage(retrieval, known, stemmer),
+      pairShare(retrieval, terms),
+      Math.min(2, known.filter((t) => t.nameLike && !docTerms.has(t.term)).length),
+      absentShare,
+      absentNames,
+      strength,
+    ],
+    missingStrong,
+    missingWeak,
+  };
+}
+
+/**
+ * Logistic calibration: p = 1 / (1 + exp(-(bias + Σ w·x))). Fitted by scripts/eval.ts --fit (L2-regularised
+ * logistic regression, λ = 1) on the shared evaluation set plus the hand-written holdout set
+ * (scripts/eval/holdout.jsonl over package READMEs), with two-fold cross-validation to check that
+ * calibration error holds on questions not used for fitting. Target: the documentation answers the
+ * question and the primary source is right.
+ */
+export const CALIBRATION = {
+  bias: -0.285,
+  weights: [4.477, 3.371, -2.653, 0.603, -0.786, -6.231, -1.442, -1.126],
+  /** Confidence at or above which an answer is given. */
+  threshold: 0.5,
+  /** Confidence reported when a named identifier does not exist in the documentation. */
+  missingIdentifier: 0.02,
+};
+
+export function confidenceOf(values: number[], calibration = CALIBRATION): number {
+  let z = calibration.bias;
+  values.forEach((x, i) => (z += (calibration.weights[i] ?? 0) * x));
+  return 1 / (1 + Math.exp(-z));
+}

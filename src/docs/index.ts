@@ -1,0 +1,457 @@
+/**
+ * The documentation index of one tenant: ingest, list, remove, query. The one API behind the rag_query
+ * tool, the CLI, the HTTP routes, sub-agents and the evaluation. Reached through `services.docs()`, which
+ * loads this module (and LanceDB) on first use: `(await services.docs()).forTenant(tenant)`.
+ */
+import { ToolError } from '../errors.js';
+import type { Logger } from '../logging.js';
+import type { ChunkStore, DocumentWrite, VectorRow } from '../storage/chunks.js';
+import { renderQuotes, selectQuotes, DEFAULT_ANSWER_OPTIONS, type AnswerOptions } from './answer.js';
+import type { Embedder } from './embeddings.js';
+import { CALIBRATION, confidenceOf, gatherEvidence, type Evidence } from './evidence.js';
+import { generateAnswer, type Complete, type Passage } from './generate.js';
+import { findSource, readText, urlFor } from './ingest.js';
+import { DEFAULT_ANALYSIS, documentId, hashOf, prepareDocument, resolveContentType, type AnalysisOptions, type PreparedDocument } from './prepare.js';
+import { questionIdentifiers, queryTerms } from './question.js';
+import { DEFAULT_TUNING, retrieve, type Candidate, type Retrieval, type RetrievalTuning } from './search.js';
+import { CorpusStats } from './stats.js';
+import type { DocumentInfo, DocumentInput, IngestProgress, IngestSummary, QueryResult, Source } from './types.js';
+
+export type { DocumentInfo, DocumentInput, IngestProgress, IngestSummary, QueryResult, Source } from './types.js';
+
+/** Chunks written per commit during ingest (one LanceDB commit per table per batch). */
+const COMMIT_CHUNKS = 4000;
+/** How often a reader re-checks the documents table for commits by other processes. */
+const REFRESH_MS = 1000;
+
+export interface DocIndexOptions {
+  analysis?: AnalysisOptions;
+  tuning?: RetrievalTuning;
+  answer?: AnswerOptions;
+  calibration?: typeof CALIBRATION;
+  /** Loads the embedder when embeddings are configured. */
+  embedder?: () => Promise<Embedder>;
+  logger?: Logger;
+}
+
+export interface IngestOptions {
+  /** Base URL that sources link to: `<urlBase>/<title>`. */
+  urlBase?: string;
+  onProgress?: (progress: IngestProgress) => void;
+  /** Titles (relative paths) to leave out of a folder. */
+  exclude?: string[];
+  /** Fetches a URL given instead of a path (through the outbound guard). */
+  fetchUrl?: (url: string) => Promise<DocumentInput>;
+  signal?: AbortSignal;
+}
+
+export interface QueryOptions {
+  topK?: number;
+  /** A model to write the answer from the passages (checked; the extractive answer is the fallback). */
+  complete?: Complete;
+  signal?: AbortSignal;
+}
+
+/** A query result with what led to it (for the evaluation and diagnostics). */
+export interface QueryTrace {
+  result: QueryResult;
+  evidence?: Evidence;
+  retrieval?: Retrieval;
+  /** Titles of the ranked documents, best first (also when the answer was refused). */
+  ranked: string[];
+  /** Why a generated answer was not used, when one was attempted. */
+  generation?: string;
+}
+
+function noMatch(confidence: number, reason: string): QueryResult {
+  return { grounded: false, sources: [], confidence: round(confidence), reason };
+}
+
+function round(x: number, digits = 3): number {
+  const f = 10 ** digits;
+  return Math.round(x * f) / f;
+}
+
+function describe(candidate: Candidate): string {
+  return candidate.chunk.section ? `${candidate.doc.title} › ${candidate.chunk.section}` : candidate.doc.title;
+}
+
+export class DocIndex {
+  private stats?: CorpusStats;
+  private statsGeneration = -1;
+  private checkedAt = 0;
+  private readonly analysis: AnalysisOptions;
+  private readonly tuning: RetrievalTuning;
+  private readonly answerOptions: AnswerOptions;
+  private readonly calibration: typeof CALIBRATION;
+
+  constructor(readonly tenant: string, private readonly store: ChunkStore, private readonly options: DocIndexOptions = {}) {
+    this.analysis = options.analysis ?? DEFAULT_ANALYSIS;
+    this.tuning = options.tuning ?? DEFAULT_TUNING;
+    this.answerOptions = { ...(options.answer ?? DEFAULT_ANSWER_OPTIONS), stemmer: this.analysis.stemmer };
+    this.calibration = options.calibration ?? CALIBRATION;
+  }
+
+  // ---------------------------------------------------------------- ingest
+
+  /** Ingests files, folders and URLs. A re-ingested folder drops the documents that left it. */
+  async ingestPath(targets: string[], options: IngestOptions = {}): Promise<IngestSummary> {
+    const started = performance.now();
+    const summary: IngestSummary = { added: 0, updated: 0, unchanged: 0, removed: 0, chunks: 0, seconds: 0, skipped: [] };
+    const sources: { url?: string; found?: Awaited<ReturnType<typeof findSource>> }[] = [];
+    for (const target of targets) {
+      if (/^https?:\/\//i.test(target)) {
+        if (!options.fetchUrl) {
+          throw new ToolError(`Cannot ingest ${target}: fetching URLs needs the outbound network client, which this caller did not provide.`, 'unavailable');
+        }
+        sources.push({ url: target });
+      } else {
+        sources.push({ found: await findSource(target, options.exclude) });
+      }
+    }
+    const total = sources.reduce((n, s) => n + (s.found ? s.found.files.length : 1), 0);
+    let done = 0;
+    await this.store.exclusive(async () => {
+      await this.store.sweep();
+      const existing = new Map((await this.store.summaries()).map((d) => [d.doc_id, d]));
+      const writer = this.writer(summary);
+      for (const source of sources) {
+        if (source.url) {
+          const input = await options.fetchUrl!(source.url);
+          await writer.put(input, source.url, existing);
+          options.onProgress?.({ done: ++done, total, title: input.title });
+          continue;
+        }
+        const found = source.found!;
+        summary.skipped.push(...found.skipped);
+        const seen = new Set<string>();
+        for (const file of found.files) {
+          options.signal?.throwIfAborted();
+          seen.add(documentId(file.title));
+          let content: string;
+          try {
+            content = await readText(file.file);
+          } catch (error) {
+            summary.skipped.push({ path: file.file, reason: (error as Error).message });
+            continue;
+          }
+          await writer.put({ title: file.title, content, contentType: file.contentType, url: urlFor(options.urlBase, file.title) }, found.origin, existing);
+          options.onProgress?.({ done: ++done, total, title: file.title });
+        }
+        if (found.isFolder) {
+          const gone = [...existing.values()].filter((d) => d.origin === found.origin && !seen.has(d.doc_id)).map((d) => d.doc_id);
+          await writer.flush();
+          await this.store.remove(gone);
+          summary.removed += gone.length;
+          for (const id of gone) existing.delete(id);
+        }
+      }
+      await writer.flush();
+      await this.finishIngest();
+    });
+    summary.seconds = round((performance.now() - started) / 1000, 2);
+    return summary;
+  }
+
+  /** Ingests one document (an upload or a fetched page). Same title = same document: it is replaced. */
+  async ingestDocument(input: DocumentInput, origin = 'upload'): Promise<{ id: string; status: 'added' | 'updated' | 'unchanged'; chunks: number }> {
+    const summary: IngestSummary = { added: 0, updated: 0, unchanged: 0, removed: 0, chunks: 0, seconds: 0, skipped: [] };
+    return this.store.exclusive(async () => {
+      const existing = new Map((await this.store.summaries()).map((d) => [d.doc_id, d]));
+      const writer = this.writer(summary);
+      await writer.put(input, origin, existing, true);
+      await writer.flush();
+      await this.finishIngest();
+      const status = summary.added ? 'added' : summary.updated ? 'updated' : 'unchanged';
+      return { id: documentId(input.title), status, chunks: status === 'unchanged' ? (existing.get(documentId(input.title))?.chunks ?? 0) : summary.chunks };
+    });
+  }
+
+  /** Batches prepared documents into commits; decides added / updated / unchanged by content hash. */
+  private writer(summary: IngestSummary) {
+    let pending: PreparedDocument[] = [];
+    let pendingChunks = 0;
+    const flush = async () => {
+      if (!pending.length) return;
+      const batch = pending;
+      pending = [];
+      pendingChunks = 0;
+      const writes: DocumentWrite[] = batch.map((p) => ({ doc: p.doc, chunks: p.chunks }));
+      const embedder = await this.embedderChecked();
+      if (embedder) {
+        const texts = batch.flatMap((p) => p.chunks.map((c) => `${p.doc.title}${c.section ? ` › ${c.section}` : ''}\n${c.text}`));
+        const vectors = await embedder.embed(texts);
+        let k = 0;
+        for (const w of writes) w.vectors = w.chunks.map((c): VectorRow => ({ chunk_id: c.chunk_id, doc_id: c.doc_id, version: c.version, vector: vectors[k++]! }));
+      }
+      await this.store.commit(writes);
+      this.invalidate();
+    };
+    const put = async (input: DocumentInput, origin: string, existing: Map<string, { hash: string }>, strictType = false) => {
+      const title = input.title.trim();
+      if (!title) throw new ToolError('A document needs a non-empty title.', 'invalid_arguments');
+      const contentType = resolveContentType(title, input.contentType);
+      if (!contentType) {
+        const reason = `unsupported content type ${input.contentType}; use markdown, text, rst or html`;
+        if (strictType) throw new ToolError(`Cannot ingest ${title}: ${reason}.`, 'invalid_arguments');
+        summary.skipped.push({ path: title, reason });
+        return;
+      }
+      const prepareInput = { title, content: input.content, contentType, url: input.url, origin };
+      const hash = hashOf(prepareInput, this.analysis);
+      const previous = existing.get(documentId(title));
+      if (previous?.hash === hash) {
+        summary.unchanged++;
+        return;
+      }
+      const prepared = prepareDocument(prepareInput, this.analysis, hash);
+      if (!prepared.chunks.length) {
+        if (strictType) throw new ToolError(`Cannot ingest ${title}: it has no text.`, 'invalid_arguments');
+        summary.skipped.push({ path: title, reason: 'no text' });
+        return;
+      }
+      if (previous) summary.updated++;
+      else summary.added++;
+      summary.chunks += prepared.chunks.length;
+      existing.set(prepared.doc.doc_id, { ...prepared.doc });
+      pending.push(prepared);
+      pendingChunks += prepared.chunks.length;
+      if (pendingChunks >= COMMIT_CHUNKS) await flush();
+    };
+    return { put, flush };
+  }
+
+  private async finishIngest(): Promise<void> {
+    await this.store.refreshIndexes();
+    const embedder = await this.embedderChecked();
+    if (embedder) await this.backfillVectors(embedder);
+    this.invalidate();
+  }
+
+  /** Gives vectors to current chunks that have none (embeddings switched on after a lexical ingest). */
+  private async backfillVectors(embedder: Embedder): Promise<void> {
+    const stats = await this.currentStats(true);
+    const refs = (await this.store.allChunkRefs()).filter((r) => stats.isCurrent(r.doc_id, r.version));
+    const missing = await this.store.missingVectors(refs.map((r) => r.chunk_id));
+    if (!missing.size) return;
+    const ids = [...missing];
+    for (let i = 0; i < ids.length; i += 256) {
+      const chunks = await this.store.chunksById(ids.slice(i, i + 256));
+      const vectors = await embedder.embed(chunks.map((c) => `${stats.docs.get(c.doc_id)?.title ?? ''}${c.section ? ` › ${c.section}` : ''}\n${c.text}`));
+      await this.store.addVectors(chunks.map((c, k) => ({ chunk_id: c.chunk_id, doc_id: c.doc_id, version: c.version, vector: vectors[k]! })));
+    }
+  }
+
+  private embedderPromise?: Promise<Embedder | undefined>;
+
+  /**
+   * The embedder when embeddings are configured, after checking that the index was built with the same
+   * model and dimension (a different model is refused, never mixed in).
+   */
+  private embedderChecked(): Promise<Embedder | undefined> {
+    if (!this.options.embedder) return Promise.resolve(undefined);
+    this.embedderPromise ??= (async () => {
+      const embedder = await this.options.embedder!();
+      const storedModel = await this.store.getMeta('embedding_model');
+      const storedDim = await this.store.getMeta('embedding_dimension');
+      if (storedModel && storedModel !== embedder.model) {
+        throw new ToolError(
+          `The documentation index of tenant "${this.tenant}" was built with embedding model "${storedModel}" (dimension ${storedDim}), ` +
+            `but DOCENT_EMBEDDINGS_MODEL is "${embedder.model}". Vectors of different models cannot be mixed: set DOCENT_EMBEDDINGS_MODEL back to ` +
+            `"${storedModel}", or unset the embeddings settings to search lexically, or re-ingest into a new data directory.`,
+          'embedding_model_mismatch',
+        );
+      }
+      let dimension = storedDim ? Number(storedDim) : undefined;
+      if (!dimension) {
+        const [probe] = await embedder.embed(['dimension probe']);
+        dimension = probe!.length;
+        await this.store.setMeta('embedding_model', embedder.model);
+        await this.store.setMeta('embedding_dimension', String(dimension));
+      }
+      await this.store.openVectors(dimension);
+      const expected = dimension;
+      return {
+        model: embedder.model,
+        async embed(texts, signal) {
+          const vectors = await embedder.embed(texts, signal);
+          for (const v of vectors) {
+            if (v.length !== expected) {
+              throw new ToolError(
+                `The embeddings endpoint returned vectors of dimension ${v.length}, but this index holds dimension ${expected} ` +
+                  `(model "${embedder.model}"). Check DOCENT_EMBEDDINGS_MODEL.`,
+                'embedding_model_mismatch',
+              );
+            }
+          }
+          return vectors;
+        },
+      } satisfies Embedder;
+    })();
+    this.embedderPromise.catch(() => (this.embedderPromise = undefined));
+    return this.embedderPromise;
+  }
+
+  // ---------------------------------------------------------------- documents
+
+  async listDocuments(): Promise<DocumentInfo[]> {
+    const rows = await this.store.summaries();
+    return rows
+      .map((r) => ({
+        id: r.doc_id,
+        title: r.title,
+        ...(r.url ? { url: r.url } : {}),
+        content_type: r.content_type,
+        chunks: r.chunks,
+        chars: r.chars,
+        hash: r.hash,
+        updated_at: r.updated_at,
+        origin: r.origin,
+      }))
+      .sort((a, b) => (a.title < b.title ? -1 : a.title > b.title ? 1 : 0));
+  }
+
+  /** Removes a document by id (or by title). Returns what was removed, or undefined when nothing matched. */
+  async removeDocument(idOrTitle: string): Promise<DocumentInfo | undefined> {
+    return this.store.exclusive(async () => {
+      const docs = await this.listDocuments();
+      const doc = docs.find((d) => d.id === idOrTitle) ?? docs.find((d) => d.title === idOrTitle);
+      if (!doc) return undefined;
+      await this.store.remove([doc.id]);
+      this.invalidate();
+      return doc;
+    });
+  }
+
+  // ---------------------------------------------------------------- query
+
+  private invalidate(): void {
+    this.statsGeneration = -1;
+    this.checkedAt = 0;
+  }
+
+  /** Corpus statistics, rebuilt when the documents table changed (here or in another process). */
+  private async currentStats(force = false): Promise<CorpusStats> {
+    const now = Date.now();
+    if (!force && this.stats && this.statsGeneration >= 0 && now - this.checkedAt < REFRESH_MS) return this.stats;
+    const generation = await this.store.generation(true);
+    this.checkedAt = now;
+    if (!this.stats || generation !== this.statsGeneration) {
+      this.stats = new CorpusStats(await this.store.documents(), this.analysis.stemmer);
+      this.statsGeneration = generation;
+    }
+    return this.stats;
+  }
+
+  async query(question: string, options: QueryOptions = {}): Promise<QueryResult> {
+    return (await this.trace(question, options)).result;
+  }
+
+  /** Answers a question and reports the evidence behind the answer. */
+  async trace(question: string, options: QueryOptions = {}): Promise<QueryTrace> {
+    const topK = Math.max(1, Math.min(20, options.topK ?? 5));
+    const stats = await this.currentStats();
+    if (stats.empty) {
+      return { result: noMatch(0, `No documentation has been ingested for tenant "${this.tenant}" yet.`), ranked: [] };
+    }
+    const identifiers = questionIdentifiers(question);
+    const terms = queryTerms(question, stats, this.analysis.stemmer);
+    if (!terms.length) return { result: noMatch(0, 'The question has no searchable words.'), ranked: [] };
+
+    let vectorHits;
+    const embedder = await this.embedderChecked();
+    if (embedder) {
+      const [vector] = await embedder.embed([question], options.signal);
+      vectorHits = await this.store.nearest(vector!, Math.max(this.tuning.candidates, topK * 4));
+    }
+    const tuning = { ...this.tuning, candidates: Math.max(this.tuning.candidates, topK * 4) };
+    const retrieval = await retrieve(this.store, stats, terms, tuning, vectorHits);
+    const evidence = gatherEvidence(retrieval, identifiers, stats, this.analysis.stemmer);
+    const ranked = retrieval.documents.map((d) => d.doc.title);
+    const confidence = confidenceOf(evidence.values, this.calibration);
+
+    if (evidence.missingStrong.length) {
+      const names = evidence.missingStrong.map((n) => `\`${n}\``).join(', ');
+      return {
+        result: noMatch(Math.min(confidence, this.calibration.missingIdentifier), `The documentation has no ${names}: it is not mentioned anywhere in the ingested documents.`),
+        evidence,
+        retrieval,
+        ranked,
+      };
+    }
+    const top = retrieval.documents[0];
+    if (!top || confidence < this.calibration.threshold) {
+      const absent = retrieval.terms.filter((t) => !t.known && !/^\d+$/.test(t.term)).map((t) => t.term);
+      const near = top ? ` The closest passage (${describe(top.chunks[0]!)}) covers ${Math.round(top.chunks[0]!.coverage * 100)}% of the question.` : '';
+      const missing = evidence.missingWeak.length
+        ? ` The documentation never mentions ${evidence.missingWeak.map((n) => `\`${n}\``).join(', ')}.`
+        : absent.length
+          ? ` Not found anywhere in the documentation: ${absent.slice(0, 5).map((t) => `"${t}"`).join(', ')}.`
+          : '';
+      return {
+        result: noMatch(confidence, `Nothing in the documentation answers this question.${missing}${near}`),
+        evidence,
+        retrieval,
+        ranked,
+      };
+    }
+
+    const docs = retrieval.documents.slice(0, topK);
+    const sources: Source[] = docs.map((d) => ({
+      title: d.doc.title,
+      ...(d.doc.url ? { url: d.doc.url } : {}),
+      ...(d.chunks[0]!.chunk.section ? { section: d.chunks[0]!.chunk.section } : {}),
+      score: round(d.score / top.score),
+    }));
+    const passages = this.passages(docs);
+    const quotes = selectQuotes(passages, retrieval.terms, this.answerOptions);
+    let answer = renderQuotes(quotes, describe);
+    let generation: string | undefined;
+    if (options.complete) {
+      const given: Passage[] = passages.map((p) => ({ source: p.source, label: describe(p.candidate), text: p.candidate.chunk.text }));
+      try {
+        const generated = await generateAnswer(options.complete, question, given, this.analysis.stemmer, options.signal);
+        if (generated.ok) answer = generated.answer;
+        else generation = generated.reason;
+      } catch (error) {
+        generation = `the model failed: ${(error as Error).message}`;
+        this.options.logger?.warn({ err: error }, 'generative answer failed; using the extractive answer');
+      }
+    }
+    return { result: { grounded: true, answer, sources, confidence: round(confidence) }, evidence, retrieval, ranked, generation };
+  }
+
+  /** The passages answers are drawn from: the best document's top chunks, and close runners-up. */
+  private passages(docs: Retrieval['documents']): { candidate: Candidate; source: number; weight: number }[] {
+    const top = docs[0]!;
+    const best = top.chunks[0]!.score;
+    const out: { candidate: Candidate; source: number; weight: number }[] = [{ candidate: top.chunks[0]!, source: 1, weight: 1 }];
+    for (const c of top.chunks.slice(1, 3)) if (c.score >= best * 0.6) out.push({ candidate: c, source: 1, weight: c.score / best });
+    docs.slice(1, 3).forEach((d, i) => {
+      const c = d.chunks[0]!;
+      if (c.score >= best * 0.75) out.push({ candidate: c, source: i + 2, weight: (c.score / best) * 0.9 });
+    });
+    return out;
+  }
+}
+
+/** Per-tenant document indexes of one process (one DocIndex per tenant, sharing the Store). */
+export class DocService {
+  private readonly indexes = new Map<string, Promise<DocIndex>>();
+
+  constructor(
+    private readonly openStore: (tenant: string) => Promise<ChunkStore>,
+    private readonly options: DocIndexOptions = {},
+  ) {}
+
+  forTenant(tenant: string): Promise<DocIndex> {
+    let index = this.indexes.get(tenant);
+    if (!index) {
+      index = this.openStore(tenant).then((store) => new DocIndex(tenant, store, this.options));
+      this.indexes.set(tenant, index);
+      index.catch(() => this.indexes.delete(tenant));
+    }
+    return index;
+  }
+}
+

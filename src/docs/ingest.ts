@@ -1,0 +1,79 @@
+/**
+ * Finding and reading what to ingest: files and folders (titles relative to the ingested folder, POSIX
+ * separators), in a stable order. Hidden entries and `node_modules` are skipped.
+ */
+import { readdir, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { ToolError } from '../errors.js';
+import { contentTypeOf, type ContentType } from './parse.js';
+
+export interface FoundFile {
+  /** Absolute path. */
+  file: string;
+  /** Path relative to the ingested folder (or the file name), POSIX separators. */
+  title: string;
+  contentType: ContentType;
+}
+
+export interface FoundSource {
+  /** Absolute folder or file that was named: documents from it that disappear are removed on re-ingest. */
+  origin: string;
+  isFolder: boolean;
+  files: FoundFile[];
+  skipped: { path: string; reason: string }[];
+}
+
+const SKIP_DIRS = new Set(['node_modules']);
+
+async function walk(dir: string, root: string, found: FoundSource, exclude: Set<string>): Promise<void> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
+    if (entry.name.startsWith('.') || SKIP_DIRS.has(entry.name)) continue;
+    const full = path.join(dir, entry.name);
+    const title = path.relative(root, full).split(path.sep).join('/');
+    if (exclude.has(title)) continue;
+    if (entry.isDirectory()) await walk(full, root, found, exclude);
+    else if (entry.isFile()) {
+      const type = contentTypeOf(entry.name);
+      if (type) found.files.push({ file: full, title, contentType: type });
+    }
+  }
+}
+
+/** Lists the documents under a path. `exclude` holds titles (relative paths) to leave out. */
+export async function findSource(target: string, exclude: string[] = []): Promise<FoundSource> {
+  const abs = path.resolve(target);
+  let info;
+  try {
+    info = await stat(abs);
+  } catch {
+    throw new ToolError(`Nothing to ingest at ${target}: no such file or folder. Check the path.`, 'not_found');
+  }
+  const found: FoundSource = { origin: abs, isFolder: info.isDirectory(), files: [], skipped: [] };
+  if (info.isDirectory()) {
+    await walk(abs, abs, found, new Set(exclude));
+  } else {
+    const type = contentTypeOf(abs);
+    if (!type) {
+      throw new ToolError(
+        `Cannot ingest ${target}: only .md, .mdx, .markdown, .txt, .rst, .html and .htm files are read.`,
+        'invalid_arguments',
+      );
+    }
+    found.files.push({ file: abs, title: path.basename(abs), contentType: type });
+  }
+  return found;
+}
+
+export async function readText(file: string): Promise<string> {
+  const buffer = await readFile(file);
+  return buffer.toString('utf8').replace(/^\uFEFF/, '');
+}
+
+/** The link of a document under a base URL: `https://docs.example.com/` + `commands/npm-ci.md`. */
+export function urlFor(base: string | undefined, title: string): string | undefined {
+  if (!base) return undefined;
+  const root = base.endsWith('/') ? base : `${base}/`;
+  return new URL(title.split('/').map(encodeURIComponent).join('/'), root).toString();
+}

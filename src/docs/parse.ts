@@ -1,0 +1,170 @@
+/**
+ * Turns a document in any accepted format into one normalised form: markdown-like text (ATX headings,
+ * fenced code) plus the front matter's title and description. Chunking then works on that one form.
+ *
+ * Accepted: markdown (.md .mdx .markdown), plain text (.txt), reStructuredText (.rst), HTML (.html .htm).
+ */
+import { convert, type FormatCallback } from 'html-to-text';
+
+export type ContentType = 'markdown' | 'text' | 'rst' | 'html';
+
+export const EXTENSIONS: Record<string, ContentType> = {
+  '.md': 'markdown',
+  '.mdx': 'markdown',
+  '.markdown': 'markdown',
+  '.txt': 'text',
+  '.rst': 'rst',
+  '.html': 'html',
+  '.htm': 'html',
+};
+
+/** Content type from a file name, or undefined when the format is not accepted. */
+export function contentTypeOf(fileName: string): ContentType | undefined {
+  const dot = fileName.lastIndexOf('.');
+  return dot < 0 ? undefined : EXTENSIONS[fileName.slice(dot).toLowerCase()];
+}
+
+/** Content type from a MIME type or a short name (`markdown`, `text/html`, …). */
+export function contentTypeFromMime(value: string | undefined): ContentType | undefined {
+  if (!value) return undefined;
+  const v = value.toLowerCase().split(';')[0]!.trim();
+  if (v === 'markdown' || v === 'md' || v === 'text/markdown' || v === 'text/x-markdown') return 'markdown';
+  if (v === 'html' || v === 'text/html' || v === 'application/xhtml+xml') return 'html';
+  if (v === 'rst' || v === 'text/x-rst' || v === 'text/prs.fallenstein.rst') return 'rst';
+  if (v === 'text' || v === 'txt' || v === 'text/plain') return 'text';
+  return undefined;
+}
+
+export interface ParsedDocument {
+  /** Markdown-like body: `#` headings, fenced code, paragraphs, lists. */
+  body: string;
+  /** Front matter `title`, else the HTML <title>. */
+  title?: string;
+  /** Front matter `description` (or `summary`). */
+  description?: string;
+}
+
+/** Reads a simple YAML front matter block (`key: value` lines; quoted or bare scalars). */
+export function splitFrontMatter(text: string): { meta: Record<string, string>; body: string } {
+  const match = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/.exec(text);
+  if (!match) return { meta: {}, body: text };
+  const meta: Record<string, string> = {};
+  for (const line of match[1]!.split(/\r?\n/)) {
+    const kv = /^([A-Za-z_][\w-]*)\s*:\s*(.*)$/.exec(line);
+    if (!kv) continue;
+    let value = kv[2]!.trim();
+    if ((value.startsWith('"') && value.endsWith('"')) || (value.startsWith("'") && value.endsWith("'"))) {
+      value = value.slice(1, -1);
+    }
+    if (value && value !== '|' && value !== '>') meta[kv[1]!.toLowerCase()] = value;
+  }
+  return { meta, body: text.slice(match[0].length) };
+}
+
+const headingFormatter: FormatCallback = (elem, walk, builder, formatOptions) => {
+  const level = Number((formatOptions as { level?: number }).level ?? 2);
+  builder.openBlock({ leadingLineBreaks: 2 });
+  builder.addLiteral(`${'#'.repeat(level)} `);
+  walk(elem.children, builder);
+  builder.closeBlock({ trailingLineBreaks: 2 });
+};
+
+const preFormatter: FormatCallback = (elem, walk, builder) => {
+  builder.openBlock({ leadingLineBreaks: 2, isPre: true });
+  builder.addLiteral('```\n');
+  walk(elem.children, builder);
+  builder.addLiteral('\n```');
+  builder.closeBlock({ trailingLineBreaks: 2 });
+};
+
+const inlineCodeFormatter: FormatCallback = (elem, walk, builder) => {
+  builder.addInline('`', { noWordTransform: true });
+  walk(elem.children, builder);
+  builder.addInline('`', { noWordTransform: true });
+};
+
+export function htmlToMarkdownish(html: string): { body: string; title?: string } {
+  const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1]?.replace(/\s+/g, ' ').trim();
+  const body = convert(html, {
+    wordwrap: false,
+    formatters: { mdHeading: headingFormatter, mdPre: preFormatter, mdCode: inlineCodeFormatter },
+    selectors: [
+      ...[1, 2, 3, 4, 5, 6].map((level) => ({ selector: `h${level}`, format: 'mdHeading', options: { level } })),
+      { selector: 'pre', format: 'mdPre' },
+      { selector: 'code', format: 'mdCode' },
+      { selector: 'a', options: { ignoreHref: true } },
+      { selector: 'img', format: 'skip' },
+      { selector: 'nav', format: 'skip' },
+      { selector: 'script', format: 'skip' },
+      { selector: 'style', format: 'skip' },
+      { selector: 'head', format: 'skip' },
+      { selector: 'ul', options: { itemPrefix: '- ' } },
+      { selector: 'table', format: 'dataTable' },
+    ],
+  });
+  return { body, title: title || undefined };
+}
+
+const RST_ADORNMENT = /^([=\-~^"'`#*+:.<>_])\1{2,}\s*$/;
+
+/**
+ * reStructuredText headings (title lines under- or over-and-under-lined) become `#` headings in order of
+ * first appearance of each adornment style; `::` literal blocks and `code-block` directives become fences.
+ */
+export function rstToMarkdownish(text: string): string {
+  const lines = text.split(/\r?\n/);
+  const styles: string[] = [];
+  const out: string[] = [];
+  const levelOf = (style: string) => {
+    if (!styles.includes(style)) styles.push(style);
+    return Math.min(styles.indexOf(style) + 1, 6);
+  };
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i]!;
+    const next = lines[i + 1];
+    const after = lines[i + 2];
+    // Over-and-underlined title.
+    if (RST_ADORNMENT.test(line) && next?.trim() && after !== undefined && RST_ADORNMENT.test(after) && after[0] === line[0]) {
+      out.push(`${'#'.repeat(levelOf(`over${line[0]}`))} ${next.trim()}`);
+      i += 3;
+      continue;
+    }
+    if (line.trim() && !/^\s/.test(line) && next !== undefined && RST_ADORNMENT.test(next) && next.trim().length >= line.trim().length) {
+      out.push(`${'#'.repeat(levelOf(next[0]!))} ${line.trim()}`);
+      i += 2;
+      continue;
+    }
+    const directive = /^\.\.\s+(?:code-block|code|sourcecode)::\s*(\S*)/.exec(line);
+    const literal = !directive && /::\s*$/.test(line) && !/^\.\./.test(line);
+    if (directive || literal) {
+      if (literal) out.push(line.replace(/::\s*$/, line.trim() === '::' ? '' : ':'));
+      let j = i + 1;
+      while (j < lines.length && /^\s+:\w+:/.test(lines[j]!)) j++; // directive options
+      while (j < lines.length && !lines[j]!.trim()) j++;
+      const block: string[] = [];
+      while (j < lines.length && (!lines[j]!.trim() || /^\s/.test(lines[j]!))) block.push(lines[j++]!);
+      while (block.length && !block.at(-1)!.trim()) block.pop();
+      if (block.length) {
+        const indent = Math.min(...block.filter((l) => l.trim()).map((l) => /^\s*/.exec(l)![0].length));
+        out.push('', `\`\`\`${directive?.[1] ?? ''}`, ...block.map((l) => l.slice(indent)), '```', '');
+        i = j;
+        continue;
+      }
+    }
+    out.push(line);
+    i++;
+  }
+  return out.join('\n');
+}
+
+export function parseDocument(content: string, type: ContentType): ParsedDocument {
+  const text = content.replace(/\r\n?/g, '\n');
+  if (type === 'html') {
+    const { body, title } = htmlToMarkdownish(text);
+    return { body, title };
+  }
+  const { meta, body } = type === 'markdown' || type === 'text' ? splitFrontMatter(text) : { meta: {}, body: text };
+  const normalised = type === 'rst' ? rstToMarkdownish(body) : body;
+  return { body: normalised, title: meta.title, description: meta.description ?? meta.summary };
+}

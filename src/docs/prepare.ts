@@ -1,0 +1,175 @@
+/**
+ * One document in, the rows that represent it out: parsed, chunked, analysed, hashed. Pure (no I/O), so
+ * ingest can prepare a document completely before anything of it is written.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { CHUNKER_VERSION, chunkMarkdown, SECTION_SEPARATOR, type ChunkOptions, DEFAULT_CHUNK_OPTIONS } from './chunk.js';
+import { contentTypeFromMime, contentTypeOf, parseDocument, type ContentType } from './parse.js';
+import { analyze, type Stemmer } from './tokens.js';
+import type { ChunkRow, DocumentRow } from '../storage/chunks.js';
+
+/** Bumped when analysis changes, so re-ingesting refreshes every document. */
+export const ANALYZER_VERSION = 'a3';
+
+export interface AnalysisOptions {
+  chunk: ChunkOptions;
+  stemmer: Stemmer;
+}
+
+export const DEFAULT_ANALYSIS: AnalysisOptions = { chunk: DEFAULT_CHUNK_OPTIONS, stemmer: 'porter' };
+
+export interface PreparedDocument {
+  doc: DocumentRow;
+  chunks: ChunkRow[];
+}
+
+export function documentId(title: string): string {
+  return createHash('sha256').update(title).digest('hex').slice(0, 16);
+}
+
+export function contentHash(parts: string[]): string {
+  const hash = createHash('sha256');
+  for (const p of parts) hash.update(p).update('\u0000');
+  return hash.digest('hex');
+}
+
+/** Words a title contributes to every chunk's heading field: `commands/npm-ci.md` → `commands npm-ci`. */
+export function titleWords(title: string): string {
+  return title.replace(/\.(md|mdx|markdown|txt|rst|html?)$/i, '').replace(/[\\/]+/g, ' ');
+}
+
+const CODE_SPAN = /`([^`\n]+)`/g;
+const FENCE = /^(`{3,}|~{3,})[^\n]*\n([\s\S]*?)\n\1$/gm;
+const CODE_WORD = /[A-Za-z_$][\w$]*/g;
+
+/**
+ * Identifiers the document mentions: every identifier-shaped term, plus every word that appears in inline
+ * code or a code block (so `inc` counts, but "bump" in prose does not make `semver.bump()` exist).
+ */
+export function identifiersOf(text: string, stemmer: Stemmer): Set<string> {
+  const out = new Set<string>();
+  for (const t of analyze(text, { stemmer })) if (t.identifier) out.add(t.term);
+  const code: string[] = [];
+  for (const m of text.matchAll(CODE_SPAN)) code.push(m[1]!);
+  for (const m of text.matchAll(FENCE)) code.push(m[2]!);
+  for (const span of code) {
+    for (const w of span.matchAll(CODE_WORD)) out.add(w[0].replace(/^[_$]+/, '').toLowerCase());
+    for (const t of analyze(span, { stemmer })) if (t.identifier) out.add(t.term);
+  }
+  out.delete('');
+  return out;
+}
+
+const LINK_TEXT = /\[([^\]\n]{1,40})\]\(https?:/g;
+const PROSE_WORD = /[A-Za-z][A-Za-z0-9]*/g;
+
+/**
+ * Terms the document writes as names: one-word texts of outbound links (`[winston](https://…)`), and words it capitalises
+ * (or writes in MixedCase) in all of their occurrences inside sentences, at least twice (`Redis`, `Python`).
+ * A question that names one of them is about that thing, and a passage that does not mention it does not
+ * answer it.
+ */
+export function namesOf(markdown: string, stemmer: Stemmer): Set<string> {
+  const out = new Set<string>();
+  const prose = markdown.replace(/^(`{3,}|~{3,})[^\n]*\n[\s\S]*?\n\1$/gm, ' ').replace(/`[^`\n]*`/g, ' ');
+  for (const m of prose.matchAll(LINK_TEXT)) {
+    const text = m[1]!.trim();
+    const [whole] = /^[A-Za-z][\w.-]*$/.test(text) ? analyze(text, { stemmer }) : [];
+    if (whole) out.add(whole.term);
+  }
+  const counts = new Map<string, { cap: number; lower: number }>();
+  for (const line of prose.split('\n')) {
+    if (/^\s*(#|\|)/.test(line)) continue;
+    for (const m of line.matchAll(PROSE_WORD)) {
+      const word = m[0];
+      const before = line.slice(0, m.index).trimEnd();
+      if (before === '' || /[.?!:>*|(\[-]$/.test(before) || /^\s*(\d+[.)]|[-*+])$/.test(before)) continue;
+      const capital = /^[A-Z]/.test(word) || /[a-z][A-Z]/.test(word);
+      const key = /[a-z][A-Z]/.test(word) ? word : word.toLowerCase();
+      const c = counts.get(key) ?? { cap: 0, lower: 0 };
+      if (capital) c.cap++;
+      else c.lower++;
+      counts.set(key, c);
+    }
+  }
+  for (const [word, c] of counts) {
+    if (c.cap < 2 || c.lower > 0) continue;
+    // A MixedCase word is one identifier term (`PostgreSQL` → `postgresql`), not its parts.
+    const [first] = analyze(word, { stemmer });
+    if (first) out.add(first.term);
+  }
+  return out;
+}
+
+export interface PrepareInput {
+  title: string;
+  content: string;
+  contentType: ContentType;
+  url?: string;
+  origin: string;
+}
+
+export function resolveContentType(title: string, declared?: string): ContentType | undefined {
+  return contentTypeFromMime(declared) ?? contentTypeOf(title) ?? (declared ? undefined : 'text');
+}
+
+export function hashOf(input: PrepareInput, options: AnalysisOptions): string {
+  return contentHash([
+    CHUNKER_VERSION,
+    ANALYZER_VERSION,
+    String(options.chunk.maxChars),
+    options.stemmer,
+    input.contentType,
+    input.url ?? '',
+    input.content,
+  ]);
+}
+
+export function prepareDocument(input: PrepareInput, options: AnalysisOptions = DEFAULT_ANALYSIS, hash = hashOf(input, options)): PreparedDocument {
+  const parsed = parseDocument(input.content, input.contentType);
+  const docId = documentId(input.title);
+  const version = randomUUID().replace(/-/g, '').slice(0, 16);
+  const pieces = chunkMarkdown(parsed.body, options.chunk, parsed.description);
+  const headPrefix = [titleWords(input.title), parsed.title ?? ''].join(' ');
+  const vocab = new Map<string, number>();
+  const idents = new Set<string>();
+  const chunks: ChunkRow[] = pieces.map((piece, ord) => {
+    const body = analyze(piece.text, { stemmer: options.stemmer });
+    const head = analyze(`${headPrefix} ${piece.section.split(SECTION_SEPARATOR).join(' ')}`, { stemmer: options.stemmer });
+    const seen = new Set<string>();
+    for (const t of [...body, ...head]) {
+      if (seen.has(t.term)) continue;
+      seen.add(t.term);
+      vocab.set(t.term, (vocab.get(t.term) ?? 0) + 1);
+    }
+    for (const id of identifiersOf(`${piece.section}\n${piece.text}`, options.stemmer)) idents.add(id);
+    return {
+      chunk_id: `${docId}:${version}:${ord}`,
+      doc_id: docId,
+      version,
+      ord,
+      section: piece.section,
+      text: piece.text,
+      body_terms: body.map((t) => t.term).join(' '),
+      head_terms: head.map((t) => t.term).join(' '),
+    };
+  });
+  return {
+    doc: {
+      doc_id: docId,
+      title: input.title,
+      url: input.url ?? null,
+      origin: input.origin,
+      content_type: input.contentType,
+      hash,
+      version,
+      chunks: chunks.length,
+      chars: input.content.length,
+      updated_at: new Date().toISOString(),
+      vocab: JSON.stringify(Object.fromEntries(vocab)),
+      idents: [...idents].join(' '),
+      names: [...namesOf(parsed.body, options.stemmer)].join(' '),
+    },
+    chunks,
+  };
+}

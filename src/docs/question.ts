@@ -1,0 +1,149 @@
+/**
+ * What a question asks about: its weighted terms, and the code identifiers it names. An identifier the
+ * documentation never mentions is the clearest sign that it cannot answer ("How do I use
+ * `pino.rotateFiles()`?" when pino has no such method), so identifiers are found with care:
+ *
+ * - strong (a refusal on their own when absent): `backticked`, calls `foo()` / `a.b()`, member paths
+ *   `a.b` (not `Node.js`, `e.g.`, file names), lower camelCase `nestedKey`, snake_case `DEBUG_COLORS`,
+ *   flags `--preid`, environment references `$env:DEBUG`;
+ * - weak (evidence, not proof): capitalised CamelCase `AsyncLocalStorage` (often a product name),
+ *   bracket paths, colon and slash paths.
+ */
+import { analyze, type Stemmer } from './tokens.js';
+import type { CorpusStats } from './stats.js';
+
+export interface QuestionIdentifier {
+  /** As written in the question. */
+  surface: string;
+  /** Lower-cased full form, as the index stores it. */
+  key: string;
+  /** For member paths and calls: the last member (`rotatefiles`), with its spelling. */
+  member?: { key: string; surface: string };
+  strong: boolean;
+}
+
+const FILE_OR_DOMAIN = /\.(js|mjs|cjs|ts|mts|cts|jsx|tsx|json|md|mdx|yml|yaml|toml|html?|css|txt|com|org|io|net|dev|sh|py|lock)$/i;
+const LATIN = /^(e\.g|i\.e|etc|vs|cf|a\.k\.a)$/i;
+
+function pushUnique(list: QuestionIdentifier[], id: QuestionIdentifier): void {
+  const existing = list.find((x) => x.key === id.key);
+  if (existing) {
+    existing.strong ||= id.strong;
+    return;
+  }
+  // A shorter identifier inside a longer one already found (`nestedKey` in `opts.nestedKey`) adds nothing.
+  if (list.some((x) => x.key.includes(id.key) && x.key !== id.key && id.key.length > 0 && x.member?.key === id.key)) return;
+  list.push(id);
+}
+
+function memberOf(surface: string): { key: string; surface: string } | undefined {
+  const parts = surface.replace(/\(.*$/, '').split('.');
+  if (parts.length < 2) return undefined;
+  const last = parts.at(-1)!;
+  return last ? { key: last.toLowerCase(), surface: last } : undefined;
+}
+
+export function questionIdentifiers(question: string): QuestionIdentifier[] {
+  const out: QuestionIdentifier[] = [];
+  const text = question;
+  for (const m of text.matchAll(/`([^`\n]{1,80})`/g)) {
+    const span = m[1]!.trim().replace(/\(.*\)$/, '()');
+    const bare = span.replace(/\(\)$/, '');
+    if (!bare) continue;
+    pushUnique(out, { surface: span, key: bare.toLowerCase(), member: memberOf(bare), strong: /[A-Za-z]/.test(bare) });
+  }
+  const prose = text.replace(/`[^`\n]*`/g, ' ');
+  // Calls and member paths: foo(), a.b(), a.b, a.b.c('x')
+  for (const m of prose.matchAll(/(?<![\w$.])([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)(\s*\((?:[^()]{0,40})\))?/g)) {
+    const path = m[1]!;
+    const call = Boolean(m[2]) && !/\s/.test(m[2]![0]!);
+    const dotted = path.includes('.');
+    if (!dotted && !call) continue;
+    if (dotted && !call && (FILE_OR_DOMAIN.test(path) || LATIN.test(path))) continue;
+    if (LATIN.test(path)) continue;
+    // "function (Object)" style prose is not a call: a call has no space and an identifier-like name.
+    if (!dotted && call && !/[a-z][A-Z_]|^[a-z_$][\w$]*$/.test(path)) continue;
+    const surface = call ? `${path}()` : path;
+    pushUnique(out, { surface, key: path.toLowerCase(), member: memberOf(path), strong: true });
+  }
+  for (const m of prose.matchAll(/(?<![\w$.-])(--[A-Za-z][\w-]*(?:=[\w.@/:-]+)?)/g)) {
+    pushUnique(out, { surface: m[1]!, key: m[1]!.toLowerCase(), strong: true });
+  }
+  for (const m of prose.matchAll(/(\$[A-Za-z_]\w*:[A-Za-z_]\w*)/g)) {
+    pushUnique(out, { surface: m[1]!, key: m[1]!.toLowerCase(), strong: true });
+  }
+  for (const m of prose.matchAll(/(?<![\w$.])([A-Za-z_$][\w$]*)(?![\w$.(])/g)) {
+    const word = m[1]!;
+    const lowerCamel = /^[a-z][a-z0-9]*[A-Z][a-z]/.test(word);
+    const snake = /[A-Za-z]_[A-Za-z]|^_+[A-Za-z]/.test(word);
+    const upperCamel = /^[A-Z][a-z0-9]+[A-Z][a-z]/.test(word) || /^[A-Z]{2,}[a-z]+[A-Z]/.test(word);
+    if (!lowerCamel && !snake && !upperCamel) continue;
+    const bare = word.replace(/^[_$]+/, '');
+    pushUnique(out, { surface: word, key: bare.toLowerCase(), strong: lowerCamel || snake });
+  }
+  return out;
+}
+
+/** Whether the documentation mentions an identifier (the whole path, or for member paths, the member). */
+export function identifierKnown(id: QuestionIdentifier, stats: CorpusStats): boolean {
+  if (stats.idents.has(id.key) || (!id.key.includes('.') && stats.has(id.key))) return true;
+  if (id.member && stats.idents.has(id.member.key)) return true;
+  return false;
+}
+
+/** The name a refusal should give: for `pino.rotateFiles()` whose receiver exists, `rotateFiles`. */
+export function missingName(id: QuestionIdentifier, stats: CorpusStats): string {
+  if (id.member) {
+    const receiver = id.key.slice(0, id.key.length - id.member.key.length - 1);
+    if (receiver && (stats.idents.has(receiver) || stats.has(receiver))) return id.member.surface;
+  }
+  return id.surface;
+}
+
+export interface QueryTerm {
+  term: string;
+  idf: number;
+  /** Present somewhere in the corpus. */
+  known: boolean;
+  identifier: boolean;
+  /** A name: written like one in the question (capitalised inside a sentence, MixedCase, ALLCAPS, digits), or by the documentation. */
+  nameLike: boolean;
+  count: number;
+}
+
+/** Words of the question written like names (not merely capitalised at the start of a sentence). */
+export function nameLikeWords(question: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of question.matchAll(/[A-Za-z][A-Za-z0-9]*/g)) {
+    const word = m[0];
+    const before = question.slice(0, m.index).trimEnd();
+    const sentenceStart = before === '' || /[.?!:]$/.test(before);
+    const mixed = /[a-z][A-Z]/.test(word) || /[A-Za-z]\d|\d[A-Za-z]/.test(word);
+    const caps = /^[A-Z]{2,}$/.test(word);
+    if (mixed || caps || (/^[A-Z]/.test(word) && !sentenceStart)) out.add(word.toLowerCase());
+  }
+  return out;
+}
+
+/**
+ * Distinct analysed terms of a question with corpus IDF. A term found nowhere gets the IDF of a term found
+ * once (unseen is as telling as the rarest seen word, not more). Hyphenated prose found nowhere as a whole
+ * (`front-end`) is left to its parts.
+ */
+export function queryTerms(question: string, stats: CorpusStats, stemmer: Stemmer): QueryTerm[] {
+  const terms = new Map<string, QueryTerm>();
+  const names = nameLikeWords(question);
+  const unseenIdf = stats.idfOf(1);
+  for (const t of analyze(question, { stemmer })) {
+    const hit = terms.get(t.term);
+    if (hit) {
+      hit.count++;
+      continue;
+    }
+    const known = stats.has(t.term);
+    if (!known && !t.identifier && t.term.includes('-')) continue;
+    const nameLike = Boolean(t.surface && names.has(t.surface.toLowerCase())) || (t.identifier && !known) || stats.names.has(t.term);
+    terms.set(t.term, { term: t.term, idf: known ? stats.idf(t.term) : unseenIdf, known, identifier: t.identifier, nameLike, count: 1 });
+  }
+  return [...terms.values()];
+}

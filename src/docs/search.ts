@@ -1,0 +1,146 @@
+/**
+ * Retrieval: LanceDB's full-text index (BM25 over the analysed body and heading fields) proposes candidate
+ * chunks; they are re-scored by how much of the question they cover (IDF-weighted, heading matches
+ * included) and grouped by document. With embeddings, vector neighbours join the candidates and the two
+ * rankings are fused by reciprocal rank.
+ */
+import type { ChunkRow, ChunkStore } from '../storage/chunks.js';
+import type { QueryTerm } from './question.js';
+import type { CorpusStats, CurrentDocument } from './stats.js';
+
+export interface RetrievalTuning {
+  /** Weight of the heading field (document title + section path) against the body in BM25. */
+  headBoost: number;
+  /** Candidates fetched from the full-text index. */
+  candidates: number;
+  /** How much coverage of the question multiplies the BM25 score: score = bm25 * (1 + coverageWeight * coverage). */
+  coverageWeight: number;
+  /** Share of a document's second-best chunk added to its score. */
+  secondChunkWeight: number;
+  /**
+   * How much naming a document's title (its folder or file name: usually the package or topic) in the
+   * question multiplies that document's score: score · (1 + titleWeight · r), r = IDF of the rarest title word
+   * found in the question relative to the question's rarest word.
+   */
+  titleWeight: number;
+}
+
+/** Chosen by measurement on the evaluation set (see the README's retrieval notes). */
+export const DEFAULT_TUNING: RetrievalTuning = { headBoost: 2, candidates: 40, coverageWeight: 2, secondChunkWeight: 0.15, titleWeight: 2 };
+
+export interface Candidate {
+  chunk: ChunkRow;
+  doc: CurrentDocument;
+  bm25: number;
+  /** Fused rank score when vectors take part. */
+  fused?: number;
+  /** IDF-weighted share of the question's terms found in this chunk (body or headings). */
+  coverage: number;
+  /** Terms of the question found in this chunk. */
+  matched: Set<string>;
+  score: number;
+}
+
+export interface RankedDocument {
+  doc: CurrentDocument;
+  score: number;
+  /** Its candidates, best first. */
+  chunks: Candidate[];
+  /** IDF-weighted share of the question covered by its top chunks together. */
+  coverage: number;
+}
+
+export interface Retrieval {
+  terms: QueryTerm[];
+  candidates: Candidate[];
+  documents: RankedDocument[];
+}
+
+function termSet(chunk: ChunkRow): Set<string> {
+  return new Set(`${chunk.body_terms} ${chunk.head_terms}`.split(' '));
+}
+
+export function coverageOf(terms: QueryTerm[], present: (term: string) => boolean): number {
+  let total = 0;
+  let covered = 0;
+  for (const t of terms) {
+    total += t.idf;
+    if (present(t.term)) covered += t.idf;
+  }
+  return total ? covered / total : 0;
+}
+
+export interface VectorHit {
+  chunk_id: string;
+  doc_id: string;
+  version: string;
+  distance: number;
+}
+
+export async function retrieve(
+  store: ChunkStore,
+  stats: CorpusStats,
+  terms: QueryTerm[],
+  tuning: RetrievalTuning,
+  vectorHits?: VectorHit[],
+): Promise<Retrieval> {
+  const known = terms.filter((t) => t.known);
+  const query = known.map((t) => t.term).join(' ');
+  const hits = query ? await store.search(query, ['body_terms', 'head_terms'], [1, tuning.headBoost], tuning.candidates) : [];
+  const byId = new Map<string, { chunk: ChunkRow; bm25: number; ftsRank?: number; vecRank?: number }>();
+  hits.forEach((h, i) => {
+    if (stats.isCurrent(h.doc_id, h.version)) byId.set(h.chunk_id, { chunk: h, bm25: h.score, ftsRank: i });
+  });
+  if (vectorHits?.length) {
+    const current = vectorHits.filter((v) => stats.isCurrent(v.doc_id, v.version));
+    const missing = current.filter((v) => !byId.has(v.chunk_id)).map((v) => v.chunk_id);
+    const fetched = new Map((await store.chunksById(missing)).map((c) => [c.chunk_id, c]));
+    current.forEach((v, i) => {
+      const entry = byId.get(v.chunk_id);
+      if (entry) entry.vecRank = i;
+      else {
+        const chunk = fetched.get(v.chunk_id);
+        if (chunk) byId.set(v.chunk_id, { chunk, bm25: 0, vecRank: i });
+      }
+    });
+  }
+  const fusing = Boolean(vectorHits?.length);
+  const topBm25 = Math.max(1e-9, ...[...byId.values()].map((e) => e.bm25));
+  const candidates: Candidate[] = [];
+  for (const entry of byId.values()) {
+    const doc = stats.docs.get(entry.chunk.doc_id)!;
+    const present = termSet(entry.chunk);
+    const matched = new Set(terms.filter((t) => present.has(t.term)).map((t) => t.term));
+    const coverage = coverageOf(terms, (t) => matched.has(t));
+    let base = entry.bm25;
+    let fused: number | undefined;
+    if (fusing) {
+      // Reciprocal-rank fusion (k = 60), scaled to the BM25 range so coverage weighting applies alike.
+      fused = (entry.ftsRank === undefined ? 0 : 1 / (60 + entry.ftsRank)) + (entry.vecRank === undefined ? 0 : 1 / (60 + entry.vecRank));
+      base = fused * 60 * topBm25 * 0.5;
+    }
+    candidates.push({ chunk: entry.chunk, doc, bm25: entry.bm25, fused, coverage, matched, score: base * (1 + tuning.coverageWeight * coverage) });
+  }
+  candidates.sort((a, b) => b.score - a.score);
+  const maxIdf = Math.max(1e-9, ...terms.map((t) => t.idf));
+  const groups = new Map<string, Candidate[]>();
+  for (const c of candidates) {
+    const list = groups.get(c.doc.id) ?? [];
+    list.push(c);
+    groups.set(c.doc.id, list);
+  }
+  const documents: RankedDocument[] = [...groups.values()].map((chunks) => {
+    const top = chunks.slice(0, 3);
+    const union = new Set(top.flatMap((c) => [...c.matched]));
+    const doc = chunks[0]!.doc;
+    const titleShare = Math.max(0, ...terms.filter((t) => doc.titleTerms.has(t.term)).map((t) => t.idf / maxIdf));
+    return {
+      doc,
+      score: (chunks[0]!.score + tuning.secondChunkWeight * (chunks[1]?.score ?? 0)) * (1 + tuning.titleWeight * titleShare),
+      chunks,
+      coverage: coverageOf(terms, (t) => union.has(t)),
+    };
+  });
+  documents.sort((a, b) => b.score - a.score);
+  return { terms, candidates, documents };
+}

@@ -1,0 +1,62 @@
+/**
+ * Corpus statistics of one tenant's index, rebuilt from the documents table when it changes: which
+ * documents are current (and at which version), how many chunks contain each term (for IDF), and every
+ * identifier the documentation mentions (for "the documentation has no `rotateFiles`").
+ */
+import type { DocumentRow } from '../storage/chunks.js';
+import { titleWords } from './prepare.js';
+import { analyze, type Stemmer } from './tokens.js';
+
+export interface CurrentDocument {
+  id: string;
+  title: string;
+  url?: string;
+  version: string;
+  /** Analysed words of the title (folder and file name), as the heading field holds them. */
+  titleTerms: Set<string>;
+}
+
+export class CorpusStats {
+  readonly docs = new Map<string, CurrentDocument>();
+  readonly df = new Map<string, number>();
+  readonly idents = new Set<string>();
+  readonly names = new Set<string>();
+  /** Number of chunks. */
+  chunks = 0;
+
+  constructor(rows: DocumentRow[], stemmer: Stemmer) {
+    for (const row of rows) {
+      const titleTerms = new Set(analyze(titleWords(row.title), { stemmer }).map((t) => t.term));
+      this.docs.set(row.doc_id, { id: row.doc_id, title: row.title, url: row.url ?? undefined, version: row.version, titleTerms });
+      this.chunks += row.chunks;
+      if (row.vocab) {
+        const vocab = JSON.parse(row.vocab) as Record<string, number>;
+        for (const [term, n] of Object.entries(vocab)) this.df.set(term, (this.df.get(term) ?? 0) + n);
+      }
+      if (row.idents) for (const id of row.idents.split(' ')) this.idents.add(id);
+      if (row.names) for (const n of row.names.split(' ')) this.names.add(n);
+    }
+  }
+
+  get empty(): boolean {
+    return this.docs.size === 0;
+  }
+
+  /** BM25 IDF over chunks. */
+  idf(term: string): number {
+    return this.idfOf(this.df.get(term) ?? 0);
+  }
+
+  /** BM25 IDF of a term found in `n` chunks. */
+  idfOf(n: number): number {
+    return Math.log(1 + (this.chunks - n + 0.5) / (n + 0.5));
+  }
+
+  has(term: string): boolean {
+    return this.df.has(term);
+  }
+
+  isCurrent(docId: string, version: string): boolean {
+    return this.docs.get(docId)?.version === version;
+  }
+}

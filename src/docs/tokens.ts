@@ -1,0 +1,152 @@
+/**
+ * Text analysis shared by indexing and querying, so a question and a passage are always cut the same way.
+ *
+ * Two kinds of term come out of a text:
+ * - words: lower-cased, stop words dropped, stemmed (`rotating` → `rotat`);
+ * - identifiers, kept whole next to their parts so code stays findable: `pino.destination`, `--omit=dev`,
+ *   `$env:debug`, `targets[i].level`, `nestedkey` (+ `nested`, `key`), `pino-pretty` (+ `pino`, `pretty`).
+ *
+ * The index stores these terms space-separated and LanceDB's full-text index splits on whitespace only
+ * (no stemming or lower-casing of its own), so what is searchable is exactly what this module emits.
+ */
+import { pluralStem, porterStem } from './stem.js';
+
+export type Stemmer = 'porter' | 'plural' | 'none';
+
+const STEMMERS: Record<Stemmer, (w: string) => string> = {
+  porter: porterStem,
+  plural: pluralStem,
+  none: (w) => w,
+};
+
+/** Function words and question scaffolding: they say nothing about which passage answers. */
+export const STOP_WORDS = new Set(
+  (
+    'a an and are as at be been being but by can could did do does doing done for from had has have having he her ' +
+    'here hers him his how i if in into is it its itself just me my myself no nor not of off on once only or other ' +
+    'our ours out over own same she should so some such than that the their theirs them then there these they this ' +
+    'those through to too under until up very was we were what when where which while who whom why will with would ' +
+    'you your yours yourself also any each few more most both all again further about above after before below ' +
+    'between during against because s t don didn doesn isn aren wasn weren won wouldn shouldn couldn ll ve re d m ' +
+    'get got gets getting want wants wanted need needs needed im ive id let lets way ways thing things something ' +
+    'anything someone one ones like e g eg ie etc via instead still even much many really actually possible ' +
+    'please tell know say says said make makes made go goes going'
+  ).split(/\s+/),
+);
+
+/** A term with the surface form it came from (identifiers keep their original spelling for messages). */
+export interface Term {
+  term: string;
+  /** Original spelling, for identifiers. */
+  surface?: string;
+  identifier: boolean;
+}
+
+const IDENT_CHARS = /[A-Za-z0-9_$]/;
+
+/**
+ * A candidate code span: dotted paths, calls, flags, env references, bracket paths, slashes and hyphens.
+ * Matched on raw text before it is split into words.
+ */
+const COMPOUND =
+  /(?:\$[A-Za-z_][\w]*:[A-Za-z_][\w]*)|(?:--?[A-Za-z][\w-]*(?:=[\w.@/:-]+)?)|(?:[A-Za-z_$@][\w$]*(?:(?:\[[^\]\s]{0,12}\])|(?:[./:-][A-Za-z_$][\w$]*))+(?:\(\))?)|(?:[A-Za-z_$][\w$]*\(\))/g;
+
+function isCamel(word: string): boolean {
+  return /[a-z][A-Z]/.test(word) || /[A-Z]{2,}[a-z]/.test(word);
+}
+
+/** `nestedKey` → [nested, key]; `DEBUG_COLORS` → [debug, colors]; `__bundlerPathsOverrides` → parts. */
+export function identifierParts(word: string): string[] {
+  return word
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((p) => p.toLowerCase());
+}
+
+/** Version numbers, numbers with units and plain numbers are not identifiers. */
+function looksNumeric(span: string): boolean {
+  return /^[v~^<>=]*\d/.test(span) || /^\d/.test(span.replace(/^[-.]+/, ''));
+}
+
+/** Hyphenated English (`front-end`, `non-browser`) is prose, not a name, unless it carries code signs. */
+function isProseHyphenation(span: string): boolean {
+  return /^[a-z]+(?:-[a-z]+)+$/.test(span) && !span.startsWith('-');
+}
+
+function normaliseCompound(span: string): string {
+  return span.replace(/\(\)$/, '').toLowerCase();
+}
+
+export interface AnalyzeOptions {
+  stemmer?: Stemmer;
+  /** Keep stop words (used for section titles, where every word counts). */
+  keepStopWords?: boolean;
+}
+
+/**
+ * Cuts text into terms. Identifiers are emitted whole (lower-cased) and as parts; words are stemmed.
+ * The result keeps repetitions (term frequency matters to BM25).
+ */
+export function analyze(text: string, options: AnalyzeOptions = {}): Term[] {
+  const stem = STEMMERS[options.stemmer ?? 'porter'];
+  const out: Term[] = [];
+  const compounds = new Map<number, string>();
+  for (const match of text.matchAll(COMPOUND)) {
+    const span = match[0];
+    const start = match.index;
+    const before = start > 0 ? text[start - 1]! : ' ';
+    // A flag must start a word: "non-browser" is not the flag "-browser".
+    if (span.startsWith('-') && IDENT_CHARS.test(before)) continue;
+    if (looksNumeric(span)) continue;
+    compounds.set(start, span);
+  }
+  const words = text.split(/[^A-Za-z0-9_$]+/);
+  // Walk the text once: compounds first at their offsets, then the words inside them.
+  let offset = 0;
+  const compoundStarts = [...compounds.keys()].sort((a, b) => a - b);
+  let ci = 0;
+  for (const raw of words) {
+    const at = text.indexOf(raw, offset);
+    offset = at + raw.length;
+    while (ci < compoundStarts.length && compoundStarts[ci]! <= at) {
+      const span = compounds.get(compoundStarts[ci]!)!;
+      const trimmed = span.replace(/[.:-]+$/, '');
+      if (!isProseHyphenation(trimmed)) out.push({ term: normaliseCompound(trimmed), surface: trimmed, identifier: true });
+      else out.push({ term: trimmed.toLowerCase(), surface: trimmed, identifier: false });
+      ci++;
+    }
+    if (!raw) continue;
+    const word = raw.replace(/^[_$]+|[_$]+$/g, '');
+    if (!word) continue;
+    const camel = isCamel(word) || word.includes('_');
+    if (camel) {
+      out.push({ term: word.toLowerCase(), surface: word, identifier: true });
+      for (const part of identifierParts(word)) {
+        if (!STOP_WORDS.has(part)) out.push({ term: stem(part), identifier: false });
+      }
+      continue;
+    }
+    const lower = word.toLowerCase();
+    if (/^\d+$/.test(lower)) {
+      out.push({ term: lower, identifier: false });
+      continue;
+    }
+    if (!options.keepStopWords && STOP_WORDS.has(lower)) continue;
+    if (lower.length === 1) continue;
+    out.push({ term: stem(lower), surface: word, identifier: false });
+  }
+  for (; ci < compoundStarts.length; ci++) {
+    const span = compounds.get(compoundStarts[ci]!)!.replace(/[.:-]+$/, '');
+    out.push({ term: normaliseCompound(span), surface: span, identifier: !isProseHyphenation(span) });
+  }
+  return out;
+}
+
+/** Space-joined terms, the form stored in the index. */
+export function termString(text: string, options?: AnalyzeOptions): string {
+  return analyze(text, options)
+    .map((t) => t.term)
+    .join(' ');
+}

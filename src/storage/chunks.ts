@@ -1,0 +1,382 @@
+/**
+ * The documentation index on disk: per tenant, a `documents` table (one row per document, the current
+ * version), a `chunks` table with two full-text indexed columns (`body_terms`, `head_terms`), optionally a
+ * `vectors` table, and a `meta` table (embedding model and dimension). Separate tables per tenant: a tenant's
+ * search can never return another tenant's chunks, whatever the query.
+ *
+ * Write order (what makes an interrupted ingest harmless): new chunks are written under a fresh version id,
+ * then the document rows are switched to that version in one merge-insert commit, then superseded chunks
+ * are deleted. Readers only trust chunks whose version is the document's current version, so a crash at
+ * any point leaves each document either wholly at its old version or wholly at its new one; leftovers are
+ * swept by `sweep()`.
+ *
+ * The term columns hold text already analysed by src/docs/tokens.ts; the full-text index splits them on
+ * whitespace only, so indexing and querying agree exactly.
+ */
+import * as lancedb from '@lancedb/lancedb';
+import { MultiMatchQuery, MatchQuery } from '@lancedb/lancedb';
+import { Field, FixedSizeList, Float32, Float64, Schema, Utf8 } from 'apache-arrow';
+import { sqlLiteral, type Store } from './store.js';
+
+export interface DocumentRow {
+  doc_id: string;
+  title: string;
+  url: string | null;
+  /** Where it came from: the ingested folder or file (absolute), `upload`, or the URL. */
+  origin: string;
+  content_type: string;
+  hash: string;
+  version: string;
+  chunks: number;
+  chars: number;
+  updated_at: string;
+  /** Distinct analysed terms of the document, space-separated (corpus statistics). */
+  vocab: string;
+  /** Distinct identifiers and code words of the document, space-separated (the identifier check). */
+  idents: string;
+  /** Distinct terms the document writes as names (link texts, capitalised mid-sentence), space-separated. */
+  names: string;
+}
+
+export type DocumentSummary = Omit<DocumentRow, 'vocab' | 'idents' | 'names'>;
+
+export interface ChunkRow {
+  chunk_id: string;
+  doc_id: string;
+  version: string;
+  ord: number;
+  section: string;
+  text: string;
+  body_terms: string;
+  head_terms: string;
+}
+
+export interface ChunkHit extends ChunkRow {
+  score: number;
+}
+
+export interface VectorRow {
+  chunk_id: string;
+  doc_id: string;
+  version: string;
+  vector: number[];
+}
+
+export interface DocumentWrite {
+  doc: DocumentRow;
+  chunks: ChunkRow[];
+  vectors?: VectorRow[];
+}
+
+export type FtsColumn = 'body_terms' | 'head_terms' | 'text';
+
+const DOC_SCHEMA = new Schema([
+  new Field('doc_id', new Utf8(), false),
+  new Field('title', new Utf8(), false),
+  new Field('url', new Utf8(), true),
+  new Field('origin', new Utf8(), false),
+  new Field('content_type', new Utf8(), false),
+  new Field('hash', new Utf8(), false),
+  new Field('version', new Utf8(), false),
+  new Field('chunks', new Float64(), false),
+  new Field('chars', new Float64(), false),
+  new Field('updated_at', new Utf8(), false),
+  new Field('vocab', new Utf8(), false),
+  new Field('idents', new Utf8(), false),
+  new Field('names', new Utf8(), false),
+]);
+
+const CHUNK_SCHEMA = new Schema([
+  new Field('chunk_id', new Utf8(), false),
+  new Field('doc_id', new Utf8(), false),
+  new Field('version', new Utf8(), false),
+  new Field('ord', new Float64(), false),
+  new Field('section', new Utf8(), false),
+  new Field('text', new Utf8(), false),
+  new Field('body_terms', new Utf8(), false),
+  new Field('head_terms', new Utf8(), false),
+]);
+
+const META_SCHEMA = new Schema([new Field('key', new Utf8(), false), new Field('value', new Utf8(), false)]);
+
+function vectorSchema(dimension: number): Schema {
+  return new Schema([
+    new Field('chunk_id', new Utf8(), false),
+    new Field('doc_id', new Utf8(), false),
+    new Field('version', new Utf8(), false),
+    new Field('vector', new FixedSizeList(dimension, new Field('item', new Float32(), true)), false),
+  ]);
+}
+
+/** Table-name-safe and injective: `_` doubles, other non-alphanumerics become `_<hex>_`. */
+export function tenantKey(tenant: string): string {
+  return tenant.replace(/[^A-Za-z0-9]/g, (c) => (c === '_' ? '__' : `_${c.charCodeAt(0).toString(16)}_`));
+}
+
+const SUMMARY_COLUMNS = ['doc_id', 'title', 'url', 'origin', 'content_type', 'hash', 'version', 'chunks', 'chars', 'updated_at'];
+const CHUNK_COLUMNS = ['chunk_id', 'doc_id', 'version', 'ord', 'section', 'text', 'body_terms', 'head_terms'];
+
+/** Whitespace tokens as analysed by src/docs; lower-casing and stemming already happened there. */
+const termIndex = () =>
+  lancedb.Index.fts({
+  baseTokenizer: 'whitespace',
+  lowercase: false,
+  stem: false,
+  removeStopWords: false,
+  asciiFolding: false,
+  withPosition: false,
+  maxTokenLength: 64,
+});
+
+/** The naive baseline's plain full-text index over raw text (scripts/eval.ts --baseline). */
+const plainIndex = () => lancedb.Index.fts({ baseTokenizer: 'simple', lowercase: true, stem: false, withPosition: false });
+
+const inList = (values: string[]) => values.map((v) => sqlLiteral(v)).join(', ');
+
+export class ChunkStore {
+  private vectorsTable?: lancedb.Table;
+
+  private constructor(
+    private readonly store: Store,
+    readonly tenant: string,
+    private readonly prefix: string,
+    private readonly docs: lancedb.Table,
+    private readonly chunks: lancedb.Table,
+    private readonly meta: lancedb.Table,
+    private readonly ftsColumns: FtsColumn[],
+  ) {}
+
+  /** Opens (creating when missing) the tenant's tables. `ftsColumns` are the columns given a full-text index. */
+  static async open(store: Store, tenant: string, options: { ftsColumns?: FtsColumn[]; namespace?: string } = {}): Promise<ChunkStore> {
+    const prefix = `${options.namespace ?? 'docs'}_${tenantKey(tenant)}`;
+    const [docs, chunks, meta] = await Promise.all([
+      store.openTable(`${prefix}_documents`, DOC_SCHEMA),
+      store.openTable(`${prefix}_chunks`, CHUNK_SCHEMA),
+      store.openTable(`${prefix}_meta`, META_SCHEMA),
+    ]);
+    return new ChunkStore(store, tenant, prefix, docs, chunks, meta, options.ftsColumns ?? ['body_terms', 'head_terms']);
+  }
+
+  /** Serialises writers of this tenant's index within the process. */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    return this.store.mutex.run(`docs:${this.prefix}`, fn);
+  }
+
+  /**
+   * A number that changes whenever the documents table changes, also by another process. Chunk and vector
+   * tables are refreshed after the documents table, so a reader that sees a document's new version also
+   * sees its chunks (they were committed first).
+   */
+  async generation(refresh: boolean): Promise<number> {
+    if (refresh) {
+      await this.docs.checkoutLatest();
+      await this.chunks.checkoutLatest();
+      if (this.vectorsTable) await this.vectorsTable.checkoutLatest();
+    }
+    return this.docs.version();
+  }
+
+  async documents(): Promise<DocumentRow[]> {
+    return (await this.docs.query().toArray()).map(plainDoc);
+  }
+
+  async summaries(): Promise<DocumentSummary[]> {
+    const rows = await this.docs.query().select(SUMMARY_COLUMNS).toArray();
+    return rows.map((r) => plainDoc({ ...r, vocab: '', idents: '', names: '' })).map(({ vocab: _v, idents: _i, names: _n, ...rest }) => rest);
+  }
+
+  async documentCount(): Promise<number> {
+    return this.docs.countRows();
+  }
+
+  async chunkCount(): Promise<number> {
+    return this.chunks.countRows();
+  }
+
+  /**
+   * Makes each document's new version current: chunks (and vectors) first, then the document rows in one
+   * commit, then the superseded chunks go.
+   */
+  async commit(writes: DocumentWrite[]): Promise<void> {
+    if (!writes.length) return;
+    const chunks = writes.flatMap((w) => w.chunks);
+    if (chunks.length) await this.chunks.add(chunks as unknown as Record<string, unknown>[]);
+    const vectors = writes.flatMap((w) => w.vectors ?? []);
+    if (vectors.length) {
+      if (!this.vectorsTable) throw new Error('vectors table not open: call openVectors(dimension) first');
+      await this.vectorsTable.add(vectors as unknown as Record<string, unknown>[]);
+    }
+    await this.docs
+      .mergeInsert('doc_id')
+      .whenMatchedUpdateAll()
+      .whenNotMatchedInsertAll()
+      .execute(writes.map((w) => w.doc) as unknown as Record<string, unknown>[]);
+    const ids = inList(writes.map((w) => w.doc.doc_id));
+    const versions = inList(writes.map((w) => w.doc.version));
+    const stale = `doc_id IN (${ids}) AND version NOT IN (${versions})`;
+    await this.chunks.delete(stale);
+    if (this.vectorsTable) await this.vectorsTable.delete(stale);
+  }
+
+  /** Removes documents: their rows first (readers stop seeing them at once), then their chunks. */
+  async remove(docIds: string[]): Promise<void> {
+    if (!docIds.length) return;
+    const where = `doc_id IN (${inList(docIds)})`;
+    await this.docs.delete(where);
+    await this.chunks.delete(where);
+    if (this.vectorsTable) await this.vectorsTable.delete(where);
+  }
+
+  /** Deletes chunks and vectors that belong to no current document version (left by an interrupted ingest). */
+  async sweep(): Promise<number> {
+    const current = new Map((await this.docs.query().select(['doc_id', 'version']).toArray()).map((r) => [String(r.doc_id), String(r.version)]));
+    const rows = await this.chunks.query().select(['doc_id', 'version']).toArray();
+    const stale = new Set<string>();
+    for (const r of rows) {
+      if (current.get(String(r.doc_id)) !== String(r.version)) stale.add(`${r.doc_id}\u0000${r.version}`);
+    }
+    if (!stale.size) return 0;
+    const clauses = [...stale].map((key) => {
+      const [doc, version] = key.split('\u0000') as [string, string];
+      return `(doc_id = ${sqlLiteral(doc)} AND version = ${sqlLiteral(version)})`;
+    });
+    for (let i = 0; i < clauses.length; i += 200) {
+      const where = clauses.slice(i, i + 200).join(' OR ');
+      await this.chunks.delete(where);
+      if (this.vectorsTable) await this.vectorsTable.delete(where);
+    }
+    return stale.size;
+  }
+
+  /** Builds missing full-text indexes, and folds newly written rows into existing ones. */
+  async refreshIndexes(): Promise<void> {
+    if ((await this.chunks.countRows()) === 0) return;
+    const existing = new Set((await this.chunks.listIndices()).map((i) => i.columns.join(',')));
+    let created = false;
+    for (const column of this.ftsColumns) {
+      if (!existing.has(column)) {
+        await this.chunks.createIndex(column, { config: column === 'text' ? plainIndex() : termIndex(), replace: true });
+        created = true;
+      }
+    }
+    if (!created) await this.chunks.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
+    await this.docs.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
+    if (this.vectorsTable) await this.vectorsTable.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
+  }
+
+  /**
+   * Full-text search over the term columns (BM25 in LanceDB, summed over columns with the given boosts).
+   * Returns chunks of any version; the caller keeps only current ones.
+   */
+  async search(query: string, columns: FtsColumn[], boosts: number[], limit: number): Promise<ChunkHit[]> {
+    if (!query.trim()) return [];
+    const fts = columns.length === 1 ? new MatchQuery(query, columns[0]!) : new MultiMatchQuery(query, columns, { boosts });
+    const rows = await this.chunks.query().fullTextSearch(fts).select([...CHUNK_COLUMNS, '_score']).limit(limit).toArray();
+    return rows.map((r) => ({ ...plainChunk(r), score: Number(r._score) }));
+  }
+
+  /** Chunks by id (any version). */
+  async chunksById(ids: string[]): Promise<ChunkRow[]> {
+    if (!ids.length) return [];
+    const rows = await this.chunks.query().where(`chunk_id IN (${inList(ids)})`).select(CHUNK_COLUMNS).toArray();
+    return rows.map(plainChunk);
+  }
+
+  /** Every chunk of one document version, in order. */
+  async chunksOf(docId: string, version: string): Promise<ChunkRow[]> {
+    const rows = await this.chunks
+      .query()
+      .where(`doc_id = ${sqlLiteral(docId)} AND version = ${sqlLiteral(version)}`)
+      .select(CHUNK_COLUMNS)
+      .toArray();
+    return rows.map(plainChunk).sort((a, b) => a.ord - b.ord);
+  }
+
+  async getMeta(key: string): Promise<string | undefined> {
+    const rows = await this.meta.query().where(`key = ${sqlLiteral(key)}`).toArray();
+    return rows[0] ? String(rows[0].value) : undefined;
+  }
+
+  async setMeta(key: string, value: string): Promise<void> {
+    await this.meta.mergeInsert('key').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute([{ key, value }]);
+  }
+
+  /** Opens (creating when missing) the vectors table of the given dimension. */
+  async openVectors(dimension: number): Promise<void> {
+    this.vectorsTable ??= await this.store.openTable(`${this.prefix}_vectors_${dimension}`, vectorSchema(dimension));
+  }
+
+  get hasVectors(): boolean {
+    return this.vectorsTable !== undefined;
+  }
+
+  /** Chunk ids (of any version) among the given ones that have no vector yet. */
+  async missingVectors(chunkIds: string[]): Promise<Set<string>> {
+    const missing = new Set(chunkIds);
+    if (!this.vectorsTable || !chunkIds.length) return missing;
+    for (let i = 0; i < chunkIds.length; i += 500) {
+      const rows = await this.vectorsTable.query().where(`chunk_id IN (${inList(chunkIds.slice(i, i + 500))})`).select(['chunk_id']).toArray();
+      for (const r of rows) missing.delete(String(r.chunk_id));
+    }
+    return missing;
+  }
+
+  async addVectors(rows: VectorRow[]): Promise<void> {
+    if (!this.vectorsTable) throw new Error('vectors table not open');
+    if (rows.length) await this.vectorsTable.add(rows as unknown as Record<string, unknown>[]);
+  }
+
+  /** Nearest chunks by cosine distance (exhaustive search; any version). */
+  async nearest(vector: number[], limit: number): Promise<{ chunk_id: string; doc_id: string; version: string; distance: number }[]> {
+    if (!this.vectorsTable) return [];
+    const rows = await this.vectorsTable
+      .query()
+      .nearestTo(vector)
+      .distanceType('cosine')
+      .select(['chunk_id', 'doc_id', 'version'])
+      .limit(limit)
+      .toArray();
+    return rows.map((r) => ({ chunk_id: String(r.chunk_id), doc_id: String(r.doc_id), version: String(r.version), distance: Number(r._distance) }));
+  }
+
+  /** Every current chunk id with its document and version (for backfilling vectors). */
+  async allChunkRefs(): Promise<{ chunk_id: string; doc_id: string; version: string }[]> {
+    const rows = await this.chunks.query().select(['chunk_id', 'doc_id', 'version']).toArray();
+    return rows.map((r) => ({ chunk_id: String(r.chunk_id), doc_id: String(r.doc_id), version: String(r.version) }));
+  }
+}
+
+function plainDoc(r: Record<string, unknown>): DocumentRow {
+  return {
+    doc_id: String(r.doc_id),
+    title: String(r.title),
+    url: r.url === null || r.url === undefined ? null : String(r.url),
+    origin: String(r.origin),
+    content_type: String(r.content_type),
+    hash: String(r.hash),
+    version: String(r.version),
+    chunks: Number(r.chunks),
+    chars: Number(r.chars),
+    updated_at: String(r.updated_at),
+    vocab: String(r.vocab ?? ''),
+    idents: String(r.idents ?? ''),
+    names: String(r.names ?? ''),
+  };
+}
+
+function plainChunk(r: Record<string, unknown>): ChunkRow {
+  return {
+    chunk_id: String(r.chunk_id),
+    doc_id: String(r.doc_id),
+    version: String(r.version),
+    ord: Number(r.ord),
+    section: String(r.section),
+    text: String(r.text),
+    body_terms: String(r.body_terms),
+    head_terms: String(r.head_terms),
+  };
+}
+
+export async function openChunkStore(store: Store, tenant: string, options?: { ftsColumns?: FtsColumn[]; namespace?: string }): Promise<ChunkStore> {
+  return ChunkStore.open(store, tenant, options);
+}
