@@ -11,10 +11,9 @@
  * confidence about p, about a share p were right on the data it was fitted and checked on.
  */
 import type { CorpusStats } from './stats.js';
-import { identifierKnown, missingName, type QueryTerm, type QuestionIdentifier } from './question.js';
+import { absentTools, identifierKnown, missingName, type QueryTerm, type QuestionIdentifier } from './question.js';
 import { coverageOf, type Retrieval } from './search.js';
-import { unitsOf } from './answer.js';
-import { analyze, type Stemmer } from './tokens.js';
+import type { Stemmer } from './tokens.js';
 
 export interface Evidence {
   /** Feature values, in the order of FEATURES. */
@@ -25,25 +24,7 @@ export interface Evidence {
   missingWeak: string[];
 }
 
-export const FEATURES = ['chunk_coverage', 'doc_coverage', 'unit_coverage', 'pair_share', 'uncovered_names', 'absent_share', 'absent_names', 'strength'] as const;
-
-/**
- * Best IDF-weighted coverage of the question's known terms by a single sentence, list item, table row or
- * code block of the best passages: an answer is usually said in one place, while an off-topic match
- * scatters the question's words over a passage.
- */
-function unitCoverage(retrieval: Retrieval, known: QueryTerm[], stemmer: Stemmer): number {
-  const first = retrieval.documents[0];
-  if (!first || !known.length) return 0;
-  let best = 0;
-  for (const c of first.chunks.slice(0, 3)) {
-    for (const unit of unitsOf(c.chunk.text)) {
-      const present = new Set(analyze(unit.text, { stemmer }).map((t) => t.term));
-      best = Math.max(best, coverageOf(known, (t) => present.has(t)));
-    }
-  }
-  return best;
-}
+export const FEATURES = ['chunk_coverage', 'doc_coverage', 'pair_share', 'uncovered_names', 'absent_share', 'absent_names', 'title_match'] as const;
 
 /**
  * Share of the question's consecutive known-term pairs ("virtual environment", "composite index") that occur
@@ -70,35 +51,38 @@ function pairShare(retrieval: Retrieval, question: QueryTerm[]): number {
   return pairs ? near / pairs : 0;
 }
 
-export function gatherEvidence(retrieval: Retrieval, identifiers: QuestionIdentifier[], stats: CorpusStats, stemmer: Stemmer): Evidence {
+export function gatherEvidence(question: string, retrieval: Retrieval, identifiers: QuestionIdentifier[], stats: CorpusStats, stemmer: Stemmer): Evidence {
   const missingStrong: string[] = [];
   const missingWeak: string[] = [];
+  const topDocs = retrieval.documents.slice(0, 1).map((d) => d.doc);
   for (const id of identifiers) {
+    if (id.element) {
+      // "the timeout option": an option the documents that answer never show in code does not exist there.
+      if (!topDocs.some((d) => d.idents.has(id.key))) missingStrong.push(id.surface);
+      continue;
+    }
     if (identifierKnown(id, stats)) continue;
     (id.strong ? missingStrong : missingWeak).push(missingName(id, stats));
   }
+  for (const tool of absentTools(question, stats, stemmer)) if (!missingWeak.includes(tool)) missingWeak.push(tool);
   const terms: QueryTerm[] = retrieval.terms;
   const known = terms.filter((t) => t.known);
   const totalIdf = terms.reduce((s, t) => s + t.idf, 0) || 1;
   const absentShare = terms.filter((t) => !t.known).reduce((s, t) => s + t.idf, 0) / totalIdf;
-  const absentNames = Math.min(2, terms.filter((t) => !t.known && t.nameLike).length + missingWeak.length);
+  const absentNames = Math.min(2, new Set([...terms.filter((t) => !t.known && t.nameLike).map((t) => t.term), ...missingWeak.map((w) => w.toLowerCase())]).size);
   const best = retrieval.candidates[0];
   const first = retrieval.documents[0];
   const inBest = (t: string) => Boolean(best?.matched.has(t));
   const docTerms = new Set(first ? first.chunks.slice(0, 3).flatMap((c) => [...c.matched]) : []);
-  // A perfect passage would hold every known term: BM25 grows with Σ idf, so scale by it.
-  const knownIdf = known.reduce((s, t) => s + t.idf, 0) || 1;
-  const strength = best ? Math.min(1.5, best.bm25 / knownIdf) : 0;
   return {
     values: [
       coverageOf(known, inBest),
       coverageOf(known, (t) => docTerms.has(t)),
-      unitCoverage(retrieval, known, stemmer),
       pairShare(retrieval, terms),
-      Math.min(2, known.filter((t) => t.nameLike && !docTerms.has(t.term)).length),
+      Math.max(0, ...known.filter((t) => t.nameLike && !docTerms.has(t.term)).map((t) => t.idf / stats.idfOf(1))),
       absentShare,
       absentNames,
-      strength,
+      first?.titleMatch ?? 0,
     ],
     missingStrong,
     missingWeak,
@@ -113,8 +97,8 @@ export function gatherEvidence(retrieval: Retrieval, identifiers: QuestionIdenti
  * question and the primary source is right.
  */
 export const CALIBRATION = {
-  bias: -0.285,
-  weights: [4.477, 3.371, -2.653, 0.603, -0.786, -6.231, -1.442, -1.126],
+  bias: -0.607,
+  weights: [1.895, 1.32, 0.033, -2.378, -5.029, -2.162, 4.349],
   /** Confidence at or above which an answer is given. */
   threshold: 0.5,
   /** Confidence reported when a named identifier does not exist in the documentation. */

@@ -366,7 +366,7 @@ export class DocIndex {
     }
     const tuning = { ...this.tuning, candidates: Math.max(this.tuning.candidates, topK * 4) };
     const retrieval = await retrieve(this.store, stats, terms, tuning, vectorHits);
-    const evidence = gatherEvidence(retrieval, identifiers, stats, this.analysis.stemmer);
+    const evidence = gatherEvidence(question, retrieval, identifiers, stats, this.analysis.stemmer);
     const ranked = retrieval.documents.map((d) => d.doc.title);
     const confidence = confidenceOf(evidence.values, this.calibration);
 

@@ -9,7 +9,7 @@ import { analyze, type Stemmer } from './tokens.js';
 import type { ChunkRow, DocumentRow } from '../storage/chunks.js';
 
 /** Bumped when analysis changes, so re-ingesting refreshes every document. */
-export const ANALYZER_VERSION = 'a3';
+export const ANALYZER_VERSION = 'a4';
 
 export interface AnalysisOptions {
   chunk: ChunkOptions;
@@ -64,8 +64,8 @@ const LINK_TEXT = /\[([^\]\n]{1,40})\]\(https?:/g;
 const PROSE_WORD = /[A-Za-z][A-Za-z0-9]*/g;
 
 /**
- * Terms the document writes as names: one-word texts of outbound links (`[winston](https://…)`), and words it capitalises
- * (or writes in MixedCase) in all of their occurrences inside sentences, at least twice (`Redis`, `Python`).
+ * Terms the document writes as names: one-word texts of outbound links (`[winston](https://…)`) and
+ * MixedCase words of its prose (`PostgreSQL`, `TypeScript`).
  * A question that names one of them is about that thing, and a passage that does not mention it does not
  * answer it.
  */
@@ -77,26 +77,9 @@ export function namesOf(markdown: string, stemmer: Stemmer): Set<string> {
     const [whole] = /^[A-Za-z][\w.-]*$/.test(text) ? analyze(text, { stemmer }) : [];
     if (whole) out.add(whole.term);
   }
-  const counts = new Map<string, { cap: number; lower: number }>();
-  for (const line of prose.split('\n')) {
-    if (/^\s*(#|\|)/.test(line)) continue;
-    for (const m of line.matchAll(PROSE_WORD)) {
-      const word = m[0];
-      const before = line.slice(0, m.index).trimEnd();
-      if (before === '' || /[.?!:>*|(\[-]$/.test(before) || /^\s*(\d+[.)]|[-*+])$/.test(before)) continue;
-      const capital = /^[A-Z]/.test(word) || /[a-z][A-Z]/.test(word);
-      const key = /[a-z][A-Z]/.test(word) ? word : word.toLowerCase();
-      const c = counts.get(key) ?? { cap: 0, lower: 0 };
-      if (capital) c.cap++;
-      else c.lower++;
-      counts.set(key, c);
-    }
-  }
-  for (const [word, c] of counts) {
-    if (c.cap < 2 || c.lower > 0) continue;
-    // A MixedCase word is one identifier term (`PostgreSQL` → `postgresql`), not its parts.
-    const [first] = analyze(word, { stemmer });
-    if (first) out.add(first.term);
+  for (const m of prose.matchAll(PROSE_WORD)) {
+    const word = m[0];
+    if (/[a-z][A-Z]/.test(word)) out.add(word.toLowerCase());
   }
   return out;
 }

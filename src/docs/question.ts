@@ -9,8 +9,17 @@
  * - weak (evidence, not proof): capitalised CamelCase `AsyncLocalStorage` (often a product name),
  *   bracket paths, colon and slash paths.
  */
-import { analyze, type Stemmer } from './tokens.js';
+import { analyze, STOP_WORDS, type Stemmer } from './tokens.js';
 import type { CorpusStats } from './stats.js';
+
+/** Words that name a kind of API element: "the `timeout` option", "its maxKeys setting". */
+const ELEMENT_KINDS = 'option|options|setting|settings|flag|flags|parameter|param|argument|method|function|property|hook|event|keyword|field';
+/** Words that often stand before those kinds without naming an element. */
+const NOT_ELEMENT_NAMES = new Set(
+  ('same other new different default right correct best following specific separate extra single first last main ' +
+    'global custom certain particular given additional relevant related that this which what any each every such ' +
+    'cli command line config configuration').split(' '),
+);
 
 export interface QuestionIdentifier {
   /** As written in the question. */
@@ -20,6 +29,8 @@ export interface QuestionIdentifier {
   /** For member paths and calls: the last member (`rotatefiles`), with its spelling. */
   member?: { key: string; surface: string };
   strong: boolean;
+  /** Named as an API element in prose ("the timeout option"): must exist in the documents that answer. */
+  element?: boolean;
 }
 
 const FILE_OR_DOMAIN = /\.(js|mjs|cjs|ts|mts|cts|jsx|tsx|json|md|mdx|yml|yaml|toml|html?|css|txt|com|org|io|net|dev|sh|py|lock)$/i;
@@ -81,6 +92,27 @@ export function questionIdentifiers(question: string): QuestionIdentifier[] {
     const bare = word.replace(/^[_$]+/, '');
     pushUnique(out, { surface: word, key: bare.toLowerCase(), strong: lowerCamel || snake });
   }
+  for (const m of prose.matchAll(new RegExp(`\\b(?:the|its|an?|their|my|with|[A-Za-z][\\w.-]*'s)\\s+([a-z][a-z0-9]{2,30})\\s+(?:${ELEMENT_KINDS})\\b`, 'gi'))) {
+    const word = m[1]!;
+    if (NOT_ELEMENT_NAMES.has(word.toLowerCase()) || STOP_WORDS.has(word.toLowerCase())) continue;
+    if (out.some((x) => x.key === word.toLowerCase())) continue;
+    out.push({ surface: word, key: word.toLowerCase(), strong: false, element: true });
+  }
+  return out;
+}
+
+/**
+ * Tools the question says it works with ("with yargs", "using brotli", "in Koa") that the documentation
+ * never mentions: the question is about something else.
+ */
+export function absentTools(question: string, stats: CorpusStats, stemmer: Stemmer): string[] {
+  const out: string[] = [];
+  for (const m of question.matchAll(/\b(?:with|using|via|in)\s+(?:the\s+|a\s+)?([A-Za-z][\w.+-]{1,30}?)(?=[\s,.?!;:]|'s|$)/g)) {
+    const word = m[1]!;
+    if (STOP_WORDS.has(word.toLowerCase())) continue;
+    const terms = analyze(word, { stemmer });
+    if (terms.length && terms.every((t) => !stats.has(t.term))) out.push(word);
+  }
   return out;
 }
 
@@ -91,11 +123,14 @@ export function identifierKnown(id: QuestionIdentifier, stats: CorpusStats): boo
   return false;
 }
 
-/** The name a refusal should give: for `pino.rotateFiles()` whose receiver exists, `rotateFiles`. */
+/**
+ * The name a refusal should give: for `pino.rotateFiles()` whose receiver exists, `rotateFiles` (with the
+ * path it was asked as).
+ */
 export function missingName(id: QuestionIdentifier, stats: CorpusStats): string {
   if (id.member) {
     const receiver = id.key.slice(0, id.key.length - id.member.key.length - 1);
-    if (receiver && (stats.idents.has(receiver) || stats.has(receiver))) return id.member.surface;
+    if (receiver && (stats.idents.has(receiver) || stats.has(receiver))) return `${id.member.surface}\` (asked as \`${id.surface}`;
   }
   return id.surface;
 }

@@ -48,6 +48,8 @@ export interface RankedDocument {
   chunks: Candidate[];
   /** IDF-weighted share of the question covered by its top chunks together. */
   coverage: number;
+  /** IDF of the rarest title word the question names, relative to the question's rarest word (0: none). */
+  titleMatch: number;
 }
 
 export interface Retrieval {
@@ -139,6 +141,7 @@ export async function retrieve(
       score: (chunks[0]!.score + tuning.secondChunkWeight * (chunks[1]?.score ?? 0)) * (1 + tuning.titleWeight * titleShare),
       chunks,
       coverage: coverageOf(terms, (t) => union.has(t)),
+      titleMatch: titleShare,
     };
   });
   documents.sort((a, b) => b.score - a.score);

@@ -14,6 +14,8 @@ export interface CurrentDocument {
   version: string;
   /** Analysed words of the title (folder and file name), as the heading field holds them. */
   titleTerms: Set<string>;
+  /** Identifiers and code words of the document. */
+  idents: Set<string>;
 }
 
 export class CorpusStats {
@@ -27,13 +29,14 @@ export class CorpusStats {
   constructor(rows: DocumentRow[], stemmer: Stemmer) {
     for (const row of rows) {
       const titleTerms = new Set(analyze(titleWords(row.title), { stemmer }).map((t) => t.term));
-      this.docs.set(row.doc_id, { id: row.doc_id, title: row.title, url: row.url ?? undefined, version: row.version, titleTerms });
+      const idents = new Set(row.idents ? row.idents.split(' ') : []);
+      this.docs.set(row.doc_id, { id: row.doc_id, title: row.title, url: row.url ?? undefined, version: row.version, titleTerms, idents });
       this.chunks += row.chunks;
       if (row.vocab) {
         const vocab = JSON.parse(row.vocab) as Record<string, number>;
         for (const [term, n] of Object.entries(vocab)) this.df.set(term, (this.df.get(term) ?? 0) + n);
       }
-      if (row.idents) for (const id of row.idents.split(' ')) this.idents.add(id);
+      for (const id of idents) this.idents.add(id);
       if (row.names) for (const n of row.names.split(' ')) this.names.add(n);
     }
   }

@@ -72,7 +72,7 @@ function looksNumeric(span: string): boolean {
 
 /** Hyphenated English (`front-end`, `non-browser`) is prose, not a name, unless it carries code signs. */
 function isProseHyphenation(span: string): boolean {
-  return /^[a-z]+(?:-[a-z]+)+$/.test(span) && !span.startsWith('-');
+  return /^[a-z]+(?:-[a-z]+)+$/i.test(span) && !span.startsWith('-');
 }
 
 function normaliseCompound(span: string): string {
@@ -130,7 +130,8 @@ export function analyze(text: string, options: AnalyzeOptions = {}): Term[] {
     }
     const lower = word.toLowerCase();
     if (/^\d+$/.test(lower)) {
-      out.push({ term: lower, identifier: false });
+      // Single digits (the parts of "3.0", "8.x") say nothing on their own.
+      if (lower.length > 1) out.push({ term: lower, identifier: false });
       continue;
     }
     if (!options.keepStopWords && STOP_WORDS.has(lower)) continue;
