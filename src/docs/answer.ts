@@ -51,7 +51,10 @@ export function unitsOf(text: string): Unit[] {
       }
       push('item', item.join(' '));
     } else if (first.trim().startsWith('|')) {
-      for (const line of para) if (!/^\s*\|?\s*:?-{2,}/.test(line)) push('row', line);
+      // Each row is quoted under the table's header row, which says what its cells mean.
+      const rows = para.filter((line) => !/^\s*\|?\s*:?-{2,}/.test(line));
+      const header = rows.length > 1 && /^\s*\|?\s*:?-{2,}/.test(para[1] ?? '') ? rows.shift()! : undefined;
+      for (const line of rows) push('row', header ? `${header.trim()}\n${line.trim()}` : line);
     } else {
       for (const s of para.map((l) => l.trim()).join(' ').split(SENTENCE_BREAK)) push('sentence', s);
     }
@@ -90,7 +93,7 @@ export interface AnswerOptions {
   maxChars: number;
 }
 
-export const DEFAULT_ANSWER_OPTIONS: AnswerOptions = { stemmer: 'porter', maxUnits: 4, maxChars: 900 };
+export const DEFAULT_ANSWER_OPTIONS: AnswerOptions = { stemmer: 'porter', maxUnits: 6, maxChars: 1200 };
 
 function unitScore(unit: Unit, terms: QueryTerm[], totalIdf: number, stemmer: Stemmer): number {
   const present = new Set(analyze(unit.text, { stemmer }).map((t) => t.term));
@@ -105,40 +108,49 @@ function unitScore(unit: Unit, terms: QueryTerm[], totalIdf: number, stemmer: St
 }
 
 /**
- * Picks the units that best cover the question from the given passages (best passage first). Passages
- * further down the list count for less; the first unit always comes from the best passage.
+ * Picks what to quote: the units of the passages that best cover the question (the first from the best
+ * passage), each unit's weight scaled by its passage's; an introducing sentence ending in ":" brings the
+ * list or code it introduces, and a code block the sentence that introduces it.
  */
 export function selectQuotes(passages: { candidate: Candidate; source: number; weight: number }[], terms: QueryTerm[], options: AnswerOptions): Quote[] {
   const totalIdf = terms.reduce((s, t) => s + t.idf, 0) || 1;
-  const scored: Quote[] = [];
-  for (const p of passages) {
-    for (const unit of unitsOf(p.candidate.chunk.text)) {
-      scored.push({ unit, candidate: p.candidate, source: p.source, score: unitScore(unit, terms, totalIdf, options.stemmer) * p.weight });
-    }
-  }
-  if (!scored.length) return [];
-  const ranked = [...scored].sort((a, b) => b.score - a.score || a.unit.index - b.unit.index);
+  const perPassage = passages.map((p) =>
+    unitsOf(p.candidate.chunk.text).map((unit): Quote => ({ unit, candidate: p.candidate, source: p.source, score: unitScore(unit, terms, totalIdf, options.stemmer) * p.weight })),
+  );
+  const all = perPassage.flat();
+  if (!all.length) return [];
+  const ranked = [...all].sort((a, b) => b.score - a.score || a.unit.index - b.unit.index);
+  const lead = ranked.find((q) => q.candidate === passages[0]!.candidate) ?? ranked[0]!;
   const chosen: Quote[] = [];
   let used = 0;
-  const firstPassage = passages[0]!.candidate;
-  const lead = ranked.find((q) => q.candidate === firstPassage) ?? ranked[0]!;
+  const fits = (q: Quote, slack = 1) => used + q.unit.text.length <= options.maxChars * slack;
   const take = (q: Quote) => {
+    if (chosen.includes(q)) return;
     chosen.push(q);
     used += q.unit.text.length;
   };
-  take(lead);
+  const siblingsOf = (q: Quote) => perPassage[passages.findIndex((p) => p.candidate === q.candidate)]!;
+  const withContext = (q: Quote) => {
+    take(q);
+    const siblings = siblingsOf(q);
+    // "… the following modules:" is answered by the list (or code) after it.
+    if (q.unit.text.endsWith(':')) {
+      for (const next of siblings.slice(q.unit.index + 1)) {
+        if (next.unit.kind === 'sentence' || !fits(next, 1.4)) break;
+        take(next);
+      }
+    }
+    // A code block reads better after the sentence that introduces it.
+    const prev = siblings[q.unit.index - 1];
+    if (q.unit.kind === 'code' && prev && prev.unit.kind !== 'code' && fits(prev, 1.3)) take(prev);
+  };
+  withContext(lead);
   for (const q of ranked) {
     if (chosen.length >= options.maxUnits) break;
     if (chosen.includes(q) || q.score <= 0) continue;
     if (q.score < lead.score * 0.35) break;
-    if (used + q.unit.text.length > options.maxChars && chosen.length) continue;
-    take(q);
-  }
-  // A code block is easier to read after the sentence that introduces it.
-  for (const q of [...chosen]) {
-    if (q.unit.kind !== 'code') continue;
-    const intro = scored.find((s) => s.candidate === q.candidate && s.unit.index === q.unit.index - 1 && s.unit.kind !== 'code');
-    if (intro && !chosen.includes(intro) && used + intro.unit.text.length <= options.maxChars * 1.3) take(intro);
+    if (!fits(q)) continue;
+    withContext(q);
   }
   const order = new Map(passages.map((p, i) => [p.candidate, i]));
   return chosen.sort((a, b) => order.get(a.candidate)! - order.get(b.candidate)! || a.unit.index - b.unit.index);

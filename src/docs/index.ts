@@ -426,7 +426,7 @@ export class DocIndex {
     const top = docs[0]!;
     const best = top.chunks[0]!.score;
     const out: { candidate: Candidate; source: number; weight: number }[] = [{ candidate: top.chunks[0]!, source: 1, weight: 1 }];
-    for (const c of top.chunks.slice(1, 3)) if (c.score >= best * 0.6) out.push({ candidate: c, source: 1, weight: c.score / best });
+    for (const c of top.chunks.slice(1, 4)) if (c.score >= best * 0.4) out.push({ candidate: c, source: 1, weight: c.score / best });
     docs.slice(1, 3).forEach((d, i) => {
       const c = d.chunks[0]!;
       if (c.score >= best * 0.75) out.push({ candidate: c, source: i + 2, weight: (c.score / best) * 0.9 });

@@ -43,6 +43,7 @@ export interface Term {
 }
 
 const IDENT_CHARS = /[A-Za-z0-9_$]/;
+const VERSION = /(?<![\w.])\d+(?:\.(?:\d+|x|\*))+(?:-[A-Za-z0-9.]+)?(?![\w])/g;
 
 /**
  * A candidate code span: dotted paths, calls, flags, env references, bracket paths, slashes and hyphens.
@@ -102,6 +103,10 @@ export function analyze(text: string, options: AnalyzeOptions = {}): Term[] {
     if (looksNumeric(span)) continue;
     compounds.set(start, span);
   }
+  // Release lines and versions ("8.x", "1.4.2") are one term each: their digits alone say nothing.
+  for (const match of text.matchAll(VERSION)) {
+    if (!compounds.has(match.index)) compounds.set(match.index, match[0]);
+  }
   const words = text.split(/[^A-Za-z0-9_$]+/);
   // Walk the text once: compounds first at their offsets, then the words inside them.
   let offset = 0;
@@ -113,7 +118,8 @@ export function analyze(text: string, options: AnalyzeOptions = {}): Term[] {
     while (ci < compoundStarts.length && compoundStarts[ci]! <= at) {
       const span = compounds.get(compoundStarts[ci]!)!;
       const trimmed = span.replace(/[.:-]+$/, '');
-      if (!isProseHyphenation(trimmed)) out.push({ term: normaliseCompound(trimmed), surface: trimmed, identifier: true });
+      if (/^\d/.test(trimmed)) out.push({ term: trimmed.toLowerCase(), surface: trimmed, identifier: false });
+      else if (!isProseHyphenation(trimmed)) out.push({ term: normaliseCompound(trimmed), surface: trimmed, identifier: true });
       else out.push({ term: trimmed.toLowerCase(), surface: trimmed, identifier: false });
       ci++;
     }
@@ -140,7 +146,7 @@ export function analyze(text: string, options: AnalyzeOptions = {}): Term[] {
   }
   for (; ci < compoundStarts.length; ci++) {
     const span = compounds.get(compoundStarts[ci]!)!.replace(/[.:-]+$/, '');
-    out.push({ term: normaliseCompound(span), surface: span, identifier: !isProseHyphenation(span) });
+    out.push({ term: normaliseCompound(span), surface: span, identifier: !/^\d/.test(span) && !isProseHyphenation(span) });
   }
   return out;
 }
