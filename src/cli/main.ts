@@ -17,12 +17,18 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   serve: () => import('./commands/serve.js').then((m) => m.command),
   manifest: () => import('./commands/manifest.js').then((m) => m.command),
   keys: () => import('./commands/keys.js').then((m) => m.command),
+  ingest: () => import('./commands/ingest.js').then((m) => m.command),
+  ask: () => import('./commands/ask.js').then((m) => m.command),
+  docs: () => import('./commands/docs.js').then((m) => m.command),
 };
 
 const SUMMARIES: Record<string, string> = {
   serve: 'Serve MCP over stdio (default) or HTTP (--http)',
   manifest: 'Print the agent manifest JSON',
   keys: 'Create, list and revoke API keys for the HTTP API',
+  ingest: 'Ingest documentation files, folders or URLs into the index',
+  ask: 'Ask the documentation a question',
+  docs: 'List or remove ingested documents',
 };
 
 function mainHelp(): string {

@@ -18,7 +18,7 @@ import type { Stemmer } from './tokens.js';
 export interface Evidence {
   /** Feature values, in the order of FEATURES. */
   values: number[];
-  /** Strong identifiers of the question that the documentation never mentions (names as to be reported). */
+  /** Strong identifiers of the question that the documentation never mentions (in backticks, as reported). */
   missingStrong: string[];
   /** Weak identifiers (CamelCase, paths) the documentation never mentions. */
   missingWeak: string[];
@@ -58,18 +58,18 @@ export function gatherEvidence(question: string, retrieval: Retrieval, identifie
   for (const id of identifiers) {
     if (id.element) {
       // "the timeout option": an option the documents that answer never show in code does not exist there.
-      if (!topDocs.some((d) => d.idents.has(id.key))) missingStrong.push(id.surface);
+      if (!topDocs.some((d) => d.idents.has(id.key))) missingStrong.push(`\`${id.surface}\` ${id.kind ?? 'option'}`);
       continue;
     }
     if (identifierKnown(id, stats)) continue;
     (id.strong ? missingStrong : missingWeak).push(missingName(id, stats));
   }
-  for (const tool of absentTools(question, stats, stemmer)) if (!missingWeak.includes(tool)) missingWeak.push(tool);
+  for (const tool of absentTools(question, stats, stemmer)) if (!missingWeak.includes(`\`${tool}\``)) missingWeak.push(`\`${tool}\``);
   const terms: QueryTerm[] = retrieval.terms;
   const known = terms.filter((t) => t.known);
   const totalIdf = terms.reduce((s, t) => s + t.idf, 0) || 1;
   const absentShare = terms.filter((t) => !t.known).reduce((s, t) => s + t.idf, 0) / totalIdf;
-  const absentNames = Math.min(2, new Set([...terms.filter((t) => !t.known && t.nameLike).map((t) => t.term), ...missingWeak.map((w) => w.toLowerCase())]).size);
+  const absentNames = Math.min(2, new Set([...terms.filter((t) => !t.known && t.nameLike).map((t) => t.term), ...missingWeak.map((w) => w.toLowerCase().replace(/`/g, ''))]).size);
   const best = retrieval.candidates[0];
   const first = retrieval.documents[0];
   const inBest = (t: string) => Boolean(best?.matched.has(t));
@@ -105,8 +105,9 @@ export const CALIBRATION = {
   missingIdentifier: 0.02,
 };
 
+/** The calibrated confidence, kept within [0.01, 0.99]: evidence of this kind never makes anything certain. */
 export function confidenceOf(values: number[], calibration = CALIBRATION): number {
   let z = calibration.bias;
   values.forEach((x, i) => (z += (calibration.weights[i] ?? 0) * x));
-  return 1 / (1 + Math.exp(-z));
+  return Math.min(0.99, Math.max(0.01, 1 / (1 + Math.exp(-z))));
 }

@@ -23,6 +23,8 @@ export type { DocumentInfo, DocumentInput, IngestProgress, IngestSummary, QueryR
 const COMMIT_CHUNKS = 4000;
 /** How often a reader re-checks the documents table for commits by other processes. */
 const REFRESH_MS = 1000;
+/** A document is listed as a source only when it scores at least this share of the best one. */
+const MIN_SOURCE_SHARE = 0.2;
 
 export interface DocIndexOptions {
   analysis?: AnalysisOptions;
@@ -371,7 +373,7 @@ export class DocIndex {
     const confidence = confidenceOf(evidence.values, this.calibration);
 
     if (evidence.missingStrong.length) {
-      const names = evidence.missingStrong.map((n) => `\`${n}\``).join(', ');
+      const names = evidence.missingStrong.join(', ');
       return {
         result: noMatch(Math.min(confidence, this.calibration.missingIdentifier), `The documentation has no ${names}: it is not mentioned anywhere in the ingested documents.`),
         evidence,
@@ -384,7 +386,7 @@ export class DocIndex {
       const absent = retrieval.terms.filter((t) => !t.known && !/^\d+$/.test(t.term)).map((t) => t.term);
       const near = top ? ` The closest passage (${describe(top.chunks[0]!)}) covers ${Math.round(top.chunks[0]!.coverage * 100)}% of the question.` : '';
       const missing = evidence.missingWeak.length
-        ? ` The documentation never mentions ${evidence.missingWeak.map((n) => `\`${n}\``).join(', ')}.`
+        ? ` The documentation never mentions ${evidence.missingWeak.join(', ')}.`
         : absent.length
           ? ` Not found anywhere in the documentation: ${absent.slice(0, 5).map((t) => `"${t}"`).join(', ')}.`
           : '';
@@ -396,7 +398,8 @@ export class DocIndex {
       };
     }
 
-    const docs = retrieval.documents.slice(0, topK);
+    // Documents scoring under a fifth of the best are noise, not sources.
+    const docs = retrieval.documents.slice(0, topK).filter((d) => d.score >= top.score * MIN_SOURCE_SHARE);
     const sources: Source[] = docs.map((d) => ({
       title: d.doc.title,
       ...(d.doc.url ? { url: d.doc.url } : {}),

@@ -31,6 +31,8 @@ export interface QuestionIdentifier {
   strong: boolean;
   /** Named as an API element in prose ("the timeout option"): must exist in the documents that answer. */
   element?: boolean;
+  /** For elements: the kind named (`option`, `method`, …). */
+  kind?: string;
 }
 
 const FILE_OR_DOMAIN = /\.(js|mjs|cjs|ts|mts|cts|jsx|tsx|json|md|mdx|yml|yaml|toml|html?|css|txt|com|org|io|net|dev|sh|py|lock)$/i;
@@ -92,11 +94,11 @@ export function questionIdentifiers(question: string): QuestionIdentifier[] {
     const bare = word.replace(/^[_$]+/, '');
     pushUnique(out, { surface: word, key: bare.toLowerCase(), strong: lowerCamel || snake });
   }
-  for (const m of prose.matchAll(new RegExp(`\\b(?:the|its|an?|their|my|with|[A-Za-z][\\w.-]*'s)\\s+([a-z][a-z0-9]{2,30})\\s+(?:${ELEMENT_KINDS})\\b`, 'gi'))) {
+  for (const m of prose.matchAll(new RegExp(`\\b(?:the|its|an?|their|my|with|[A-Za-z][\\w.-]*'s)\\s+([a-z][a-z0-9]{2,30})\\s+(${ELEMENT_KINDS})\\b`, 'gi'))) {
     const word = m[1]!;
     if (NOT_ELEMENT_NAMES.has(word.toLowerCase()) || STOP_WORDS.has(word.toLowerCase())) continue;
     if (out.some((x) => x.key === word.toLowerCase())) continue;
-    out.push({ surface: word, key: word.toLowerCase(), strong: false, element: true });
+    out.push({ surface: word, key: word.toLowerCase(), strong: false, element: true, kind: m[2]!.toLowerCase().replace(/s$/, '') });
   }
   return out;
 }
@@ -124,15 +126,15 @@ export function identifierKnown(id: QuestionIdentifier, stats: CorpusStats): boo
 }
 
 /**
- * The name a refusal should give: for `pino.rotateFiles()` whose receiver exists, `rotateFiles` (with the
- * path it was asked as).
+ * The name a refusal should give, in backticks: for `pino.rotateFiles()` whose receiver exists,
+ * `rotateFiles` (with the path it was asked as).
  */
 export function missingName(id: QuestionIdentifier, stats: CorpusStats): string {
   if (id.member) {
     const receiver = id.key.slice(0, id.key.length - id.member.key.length - 1);
-    if (receiver && (stats.idents.has(receiver) || stats.has(receiver))) return `${id.member.surface}\` (asked as \`${id.surface}`;
+    if (receiver && (stats.idents.has(receiver) || stats.has(receiver))) return `\`${id.member.surface}\` (asked as \`${id.surface}\`)`;
   }
-  return id.surface;
+  return `\`${id.surface}\``;
 }
 
 export interface QueryTerm {

@@ -1,0 +1,49 @@
+import { rag_query, renderQueryResult } from '../../../tools/rag_query.js';
+import { invokeTool } from '../../catalog/invoke.js';
+import type { QueryResult } from '../../docs/types.js';
+import { createRuntime } from '../../runtime.js';
+import { parseCommand, UsageError } from '../args.js';
+import type { Command } from '../main.js';
+
+const USAGE = [
+  'Usage: docent ask "<question>" [--tenant T] [--top-k N] [--json]',
+  '',
+  'Answers from the tenant\'s documentation (the same path as the rag_query tool): the quoted passages, their',
+  'sources and a confidence, or "no match" when the documentation does not answer.',
+  '',
+  '  --top-k N   sources to return, 1-20 (default 5)',
+  '  --json      print the query result {grounded, answer?, sources, confidence, reason?}',
+].join('\n');
+
+export const command: Command = {
+  summary: 'Ask the documentation a question',
+  usage: USAGE,
+  async run(argv) {
+    const parsed = parseCommand(argv, { json: { type: 'boolean' }, 'top-k': { type: 'string' } });
+    const question = parsed.positionals.join(' ').trim();
+    if (!question) throw new UsageError('give the question as an argument, e.g. docent ask "How do I …?"');
+    const topK = parsed.values['top-k'] === undefined ? undefined : Number(parsed.values['top-k']);
+    const runtime = createRuntime(parsed.config());
+    try {
+      const outcome = await invokeTool(rag_query, { question, ...(topK === undefined ? {} : { top_k: topK }) }, {
+        config: runtime.config,
+        services: runtime.services,
+        logger: runtime.logger,
+        tenant: runtime.config.tenant,
+        tenantBound: false,
+        agentMode: false,
+        transport: 'inproc',
+      });
+      if (!outcome.ok) {
+        process.stderr.write(`docent ask: ${outcome.message}\n`);
+        return outcome.code === 'invalid_arguments' ? 2 : 1;
+      }
+      const result = outcome.value as QueryResult;
+      if (parsed.values.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      else process.stdout.write(`${result.grounded ? renderQueryResult(result) : `No match in the documentation. ${result.reason ?? ''} (confidence ${Math.round(result.confidence * 100)}%)`.trim()}\n`);
+      return 0;
+    } finally {
+      await runtime.close();
+    }
+  },
+};

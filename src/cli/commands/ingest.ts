@@ -1,0 +1,71 @@
+import { fetchDocument } from '../../docs/fetch.js';
+import { ToolError } from '../../errors.js';
+import type { IngestProgress } from '../../docs/types.js';
+import { createRuntime } from '../../runtime.js';
+import { parseCommand, UsageError } from '../args.js';
+import type { Command } from '../main.js';
+
+const USAGE = [
+  'Usage: docent ingest <path-or-url>... [--tenant T] [--url-base URL] [--json]',
+  '',
+  'Adds documentation to the tenant\'s index: files (.md .mdx .markdown .txt .rst .html .htm), folders',
+  '(recursively; a document\'s title is its path relative to the folder) and https URLs (fetched through the',
+  'outbound guard). Re-running is cheap: unchanged documents are skipped by content hash, changed ones are',
+  'replaced in one step, and documents that left a re-ingested folder are removed.',
+  '',
+  '  --url-base URL   sources link to URL/<title> (e.g. the published site of the same folder)',
+  '  --json           print the summary as JSON',
+].join('\n');
+
+/** A one-line progress bar on stderr, redrawn in place (terminals only). */
+function progressBar(stream: NodeJS.WriteStream): (p: IngestProgress) => void {
+  let last = 0;
+  return ({ done, total, title }) => {
+    const now = Date.now();
+    if (done < total && now - last < 50) return;
+    last = now;
+    const width = 24;
+    const filled = total ? Math.round((done / total) * width) : width;
+    const name = title.length > 40 ? `…${title.slice(-39)}` : title;
+    stream.write(`\r\x1b[2K[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${done}/${total} ${name}`);
+    if (done === total) stream.write('\r\x1b[2K');
+  };
+}
+
+export const command: Command = {
+  summary: 'Ingest documentation files, folders or URLs into the index',
+  usage: USAGE,
+  async run(argv) {
+    const parsed = parseCommand(argv, { 'url-base': { type: 'string' }, json: { type: 'boolean' } });
+    if (!parsed.positionals.length) throw new UsageError('name at least one file, folder or URL to ingest');
+    const urlBase = parsed.values['url-base'] as string | undefined;
+    if (urlBase !== undefined && !/^https?:\/\/[^/]/i.test(urlBase)) throw new UsageError(`--url-base must be an http(s) URL, got "${urlBase}"`);
+    const runtime = createRuntime(parsed.config());
+    try {
+      const index = await (await runtime.services.docs()).forTenant(runtime.config.tenant);
+      const summary = await index.ingestPath(parsed.positionals, {
+        urlBase,
+        onProgress: process.stderr.isTTY && !parsed.values.json ? progressBar(process.stderr) : undefined,
+        fetchUrl: async (url) => fetchDocument(await runtime.services.outbound(), url),
+      });
+      if (parsed.values.json) {
+        process.stdout.write(`${JSON.stringify({ tenant: runtime.config.tenant, ...summary }, null, 2)}\n`);
+      } else {
+        process.stdout.write(
+          `Ingested into tenant "${runtime.config.tenant}": ${summary.added} added, ${summary.updated} updated, ` +
+            `${summary.unchanged} unchanged, ${summary.removed} removed; ${summary.chunks} chunks written in ${summary.seconds} s.\n`,
+        );
+        for (const s of summary.skipped) process.stdout.write(`  skipped ${s.path}: ${s.reason}\n`);
+      }
+      return 0;
+    } catch (error) {
+      if (error instanceof ToolError) {
+        process.stderr.write(`docent ingest: ${error.message}\n`);
+        return 1;
+      }
+      throw error;
+    } finally {
+      await runtime.close();
+    }
+  },
+};
