@@ -21,8 +21,6 @@ export type { DocumentInfo, DocumentInput, IngestProgress, IngestSummary, QueryR
 
 /** Chunks written per commit during ingest (one LanceDB commit per table per batch). */
 const COMMIT_CHUNKS = 4000;
-/** How often a reader re-checks the documents table for commits by other processes. */
-const REFRESH_MS = 1000;
 /** A document is listed as a source only when it scores at least this share of the best one. */
 const MIN_SOURCE_SHARE = 0.2;
 
@@ -81,7 +79,6 @@ function describe(candidate: Candidate): string {
 export class DocIndex {
   private stats?: CorpusStats;
   private statsGeneration = -1;
-  private checkedAt = 0;
   private readonly analysis: AnalysisOptions;
   private readonly tuning: RetrievalTuning;
   private readonly answerOptions: AnswerOptions;
@@ -232,7 +229,7 @@ export class DocIndex {
 
   /** Gives vectors to current chunks that have none (embeddings switched on after a lexical ingest). */
   private async backfillVectors(embedder: Embedder): Promise<void> {
-    const stats = await this.currentStats(true);
+    const stats = await this.currentStats();
     const refs = (await this.store.allChunkRefs()).filter((r) => stats.isCurrent(r.doc_id, r.version));
     const missing = await this.store.missingVectors(refs.map((r) => r.chunk_id));
     if (!missing.size) return;
@@ -329,15 +326,11 @@ export class DocIndex {
 
   private invalidate(): void {
     this.statsGeneration = -1;
-    this.checkedAt = 0;
   }
 
   /** Corpus statistics, rebuilt when the documents table changed (here or in another process). */
-  private async currentStats(force = false): Promise<CorpusStats> {
-    const now = Date.now();
-    if (!force && this.stats && this.statsGeneration >= 0 && now - this.checkedAt < REFRESH_MS) return this.stats;
-    const generation = await this.store.generation(true);
-    this.checkedAt = now;
+  private async currentStats(): Promise<CorpusStats> {
+    const generation = await this.store.generation();
     if (!this.stats || generation !== this.statsGeneration) {
       this.stats = new CorpusStats(await this.store.documents(), this.analysis.stemmer);
       this.statsGeneration = generation;

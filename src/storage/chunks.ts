@@ -163,16 +163,10 @@ export class ChunkStore {
   }
 
   /**
-   * A number that changes whenever the documents table changes, also by another process. Chunk and vector
-   * tables are refreshed after the documents table, so a reader that sees a document's new version also
-   * sees its chunks (they were committed first).
+   * A number that changes whenever the documents table changes, also by another process (the Store reads
+   * with strong consistency, so every read sees the latest commit).
    */
-  async generation(refresh: boolean): Promise<number> {
-    if (refresh) {
-      await this.docs.checkoutLatest();
-      await this.chunks.checkoutLatest();
-      if (this.vectorsTable) await this.vectorsTable.checkoutLatest();
-    }
+  async generation(): Promise<number> {
     return this.docs.version();
   }
 
@@ -194,11 +188,18 @@ export class ChunkStore {
   }
 
   /**
-   * Makes each document's new version current: chunks (and vectors) first, then the document rows in one
-   * commit, then the superseded chunks go.
+   * Makes each document's new version current, in three steps whose order is the crash-safety argument:
+   * new chunks (and vectors) first, then the document rows in one commit, then the superseded chunks.
    */
   async commit(writes: DocumentWrite[]): Promise<void> {
     if (!writes.length) return;
+    await this.writeVersions(writes);
+    await this.switchVersions(writes);
+    await this.dropSuperseded(writes);
+  }
+
+  /** Step 1: the new versions' chunks and vectors, invisible to readers until their documents switch. */
+  async writeVersions(writes: DocumentWrite[]): Promise<void> {
     const chunks = writes.flatMap((w) => w.chunks);
     if (chunks.length) await this.chunks.add(chunks as unknown as Record<string, unknown>[]);
     const vectors = writes.flatMap((w) => w.vectors ?? []);
@@ -206,11 +207,19 @@ export class ChunkStore {
       if (!this.vectorsTable) throw new Error('vectors table not open: call openVectors(dimension) first');
       await this.vectorsTable.add(vectors as unknown as Record<string, unknown>[]);
     }
+  }
+
+  /** Step 2: one merge-insert commit points every document at its new version. */
+  async switchVersions(writes: DocumentWrite[]): Promise<void> {
     await this.docs
       .mergeInsert('doc_id')
       .whenMatchedUpdateAll()
       .whenNotMatchedInsertAll()
       .execute(writes.map((w) => w.doc) as unknown as Record<string, unknown>[]);
+  }
+
+  /** Step 3: chunks and vectors of the versions just replaced. */
+  async dropSuperseded(writes: DocumentWrite[]): Promise<void> {
     const ids = inList(writes.map((w) => w.doc.doc_id));
     const versions = inList(writes.map((w) => w.doc.version));
     const stale = `doc_id IN (${ids}) AND version NOT IN (${versions})`;

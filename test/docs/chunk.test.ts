@@ -1,0 +1,71 @@
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { chunkMarkdown, SECTION_SEPARATOR } from '../../src/docs/chunk.js';
+import { parseDocument } from '../../src/docs/parse.js';
+
+const fixture = (name: string) => readFile(new URL(`../fixtures/docs/product/${name}`, import.meta.url), 'utf8');
+
+describe('structure-aware chunking', () => {
+  it('keeps the heading path of every chunk as its section', async () => {
+    const parsed = parseDocument(await fixture('api.md'), 'markdown');
+    const sections = chunkMarkdown(parsed.body).map((c) => c.section);
+    expect(sections).toContain(['API', 'lumen([options])', 'Options', 'nestedKey (String)'].join(SECTION_SEPARATOR));
+    expect(sections).toContain(['API', 'Logger methods', 'logger.flushSync()'].join(SECTION_SEPARATOR));
+  });
+
+  it('never cuts a code fence, even with blank lines and # lines inside, or when it is far over the size', async () => {
+    const parsed = parseDocument(await fixture('api.md'), 'markdown');
+    for (const maxChars of [40, 200, 1200]) {
+      const chunks = chunkMarkdown(parsed.body, { maxChars });
+      const withFence = chunks.filter((c) => c.text.includes('```'));
+      for (const c of withFence) expect(c.text.match(/```/g)!.length % 2).toBe(0);
+      const fence = chunks.find((c) => c.text.includes("lumen({ nestedKey: 'payload' })"))!;
+      expect(fence.text).toContain('# this line starts with a hash inside the fence');
+      expect(fence.text).toContain("log.info({ time: 'mine' }, 'hello')");
+      expect(fence.section.endsWith('nestedKey (String)')).toBe(true);
+    }
+  });
+
+  it('cuts long sections at block boundaries near the size', () => {
+    const para = (i: number) => `Paragraph ${i} ` + 'word '.repeat(40);
+    const body = `# Big\n\n${Array.from({ length: 10 }, (_, i) => para(i)).join('\n\n')}`;
+    const chunks = chunkMarkdown(body, { maxChars: 500 });
+    expect(chunks.length).toBeGreaterThan(3);
+    for (const c of chunks) {
+      expect(c.section).toBe('Big');
+      expect(c.text.length).toBeLessThanOrEqual(500);
+      expect(c.text.startsWith('Paragraph')).toBe(true);
+    }
+  });
+
+  it('reads front matter title and description, and opens the first chunk with the description', async () => {
+    const parsed = parseDocument(await fixture('api.md'), 'markdown');
+    expect(parsed.title).toBe('Lumen logger API');
+    expect(parsed.description).toBe('Reference of the lumen() factory, its options and the logger methods.');
+    expect(parsed.body).not.toContain('title: Lumen logger API');
+    const [first] = chunkMarkdown(parsed.body, { maxChars: 1200 }, parsed.description);
+    expect(first!.text.startsWith('Reference of the lumen() factory')).toBe(true);
+  });
+
+  it('understands setext headings, and drops link targets, images and HTML tags from the text', () => {
+    const chunks = chunkMarkdown('Setup\n=====\n\nSee [the guide](https://x.test/g) ![badge](https://x.test/b.svg) <a id="x"></a>now.\n');
+    expect(chunks).toEqual([{ section: 'Setup', text: 'See the guide  now.' }]);
+  });
+
+  it('turns HTML into headings, paragraphs and fenced code, without head, style or nav', async () => {
+    const parsed = parseDocument(await fixture('guides/upgrade.html'), 'html');
+    expect(parsed.title).toBe('Upgrading lumen');
+    const chunks = chunkMarkdown(parsed.body);
+    expect(chunks.map((c) => c.section)).toEqual(['Upgrading to lumen 3', `Upgrading to lumen 3${SECTION_SEPARATOR}Node.js support`]);
+    expect(chunks[0]!.text).toContain('removes the `prettyPrint` option');
+    expect(chunks[1]!.text).toContain('```\nnpm install lumen@3\n```');
+    expect(parsed.body).not.toMatch(/color: red|Home \| Docs/);
+  });
+
+  it('turns reStructuredText titles into headings and literal blocks into fences', async () => {
+    const parsed = parseDocument(await fixture('guides/rotation.rst'), 'rst');
+    const chunks = chunkMarkdown(parsed.body);
+    expect(chunks.map((c) => c.section)).toEqual(['Log rotation', `Log rotation${SECTION_SEPARATOR}Configuring logrotate`]);
+    expect(chunks[1]!.text).toContain('```\n/var/log/app.log {\n  daily');
+  });
+});

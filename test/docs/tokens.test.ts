@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { questionIdentifiers } from '../../src/docs/question.js';
+import { analyze } from '../../src/docs/tokens.js';
+
+const terms = (text: string) => analyze(text).map((t) => t.term);
+
+describe('analysis keeps code identifiers findable', () => {
+  it.each([
+    ['Use pino.destination() here', 'pino.destination'],
+    ['npm install --omit=dev', '--omit=dev'],
+    ['set $env:DEBUG first', '$env:debug'],
+    ['the nestedKey option', 'nestedkey'],
+    ['targets[i].level per target', 'targets[i].level'],
+    ['DEBUG_COLORS=1 node app', 'debug_colors'],
+    ['the pino 8.x line', '8.x'],
+  ])('%s → %s', (text, term) => {
+    expect(terms(text)).toContain(term);
+  });
+
+  it('also emits the parts of identifiers and stems words', () => {
+    expect(terms('nestedKey')).toEqual(['nestedkey', 'nest', 'kei']);
+    expect(terms('Rotating the logs')).toEqual(['rotat', 'log']);
+    expect(terms('pino.destination')).toEqual(['pino.destination', 'pino', 'destin']);
+  });
+
+  it('does not mistake prose hyphenation for a flag', () => {
+    expect(terms('non-browser clients')).toEqual(['non-browser', 'non', 'browser', 'client']);
+  });
+});
+
+describe('identifiers a question asks about', () => {
+  const ids = (q: string) => questionIdentifiers(q).map((i) => [i.surface, i.strong]);
+
+  it('finds calls, member paths, camelCase, snake_case, flags, env references and backticks as strong', () => {
+    expect(ids('How do I use pino.rotateFiles() nightly?')).toEqual([['pino.rotateFiles()', true]]);
+    expect(ids('What does the retryOn option do?')).toEqual([['retryOn', true]]);
+    expect(ids('Is --preid supported and what is DEBUG_COLORS?')).toEqual([['--preid', true], ['DEBUG_COLORS', true]]);
+    expect(ids('Set $env:DEBUG in `profile.ps1`')).toEqual([['profile.ps1', true], ['$env:DEBUG', true]]);
+  });
+
+  it('treats product names as weak and ignores Node.js, e.g. and file names', () => {
+    expect(ids('Does it run on Node.js, e.g. in AsyncLocalStorage, with package.json?')).toEqual([['AsyncLocalStorage', false]]);
+  });
+
+  it('marks an element named in prose ("the timeout option")', () => {
+    expect(questionIdentifiers("How do I set minimatch's timeout option?")).toEqual([
+      { surface: 'timeout', key: 'timeout', strong: false, element: true, kind: 'option' },
+    ]);
+  });
+});
