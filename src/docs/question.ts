@@ -80,12 +80,13 @@ export function questionIdentifiers(question: string): QuestionIdentifier[] {
     pushUnique(out, { surface, key: path.toLowerCase(), member: memberOf(path), strong: true });
   }
   for (const m of prose.matchAll(/(?<![\w$.-])(--[A-Za-z][\w-]*(?:=[\w.@/:-]+)?)/g)) {
-    pushUnique(out, { surface: m[1]!, key: m[1]!.toLowerCase(), strong: true });
+    const flag = m[1]!.replace(/[.:,-]+$/, '');
+    pushUnique(out, { surface: flag, key: flag.toLowerCase(), strong: true });
   }
   for (const m of prose.matchAll(/(\$[A-Za-z_]\w*:[A-Za-z_]\w*)/g)) {
     pushUnique(out, { surface: m[1]!, key: m[1]!.toLowerCase(), strong: true });
   }
-  for (const m of prose.matchAll(/(?<![\w$.])([A-Za-z_$][\w$]*)(?![\w$.(])/g)) {
+  for (const m of prose.matchAll(/(?<![\w$.])([A-Za-z_$][\w$]*)(?![\w$(]|\.[A-Za-z_$])/g)) {
     const word = m[1]!;
     const lowerCamel = /^[a-z][a-z0-9]*[A-Z][a-z]/.test(word);
     const snake = /[A-Za-z]_[A-Za-z]|^_+[A-Za-z]/.test(word);
