@@ -15,15 +15,16 @@ import {
   type ServerNotification,
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
-import { PRESETS, findPreset } from '../../presets/index.js';
-import { TOOLS, findTool } from '../../tools/index.js';
 import type { ClientBridge, ConfirmationRequest, TransportKind } from '../catalog/context.js';
-import { invokeTool, type ToolCallOutcome } from '../catalog/invoke.js';
-import { annotationsFor, inputJsonSchema, outputJsonSchema } from '../catalog/schema.js';
+import type { ToolCallOutcome } from '../catalog/invoke.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logging.js';
 import type { Services } from '../services.js';
 import { VERSION } from '../version.js';
+import { toolCatalog, toolRegistry } from './catalog.js';
+
+// Presets and tools load on first use: every module a cold start skips is startup time saved.
+const presets = () => import('../../presets/index.js');
 
 export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -48,18 +49,6 @@ export const SERVER_INSTRUCTIONS =
   'docent answers questions from documentation the operator uploaded (rag_query: grounded answers with sources ' +
   'and a confidence, or an honest "no match") and offers a catalog of agent tools. Prompts are agent presets.';
 
-/** The tools/list entry of every registered tool (also the source of the manifest's schemas). */
-export function listedTools() {
-  return TOOLS.map((tool) => ({
-    name: tool.name,
-    title: tool.title,
-    description: tool.description,
-    inputSchema: inputJsonSchema(tool),
-    ...(tool.output ? { outputSchema: outputJsonSchema(tool) } : {}),
-    annotations: annotationsFor(tool.side_effects, tool.title),
-  }));
-}
-
 export function toCallToolResult(outcome: ToolCallOutcome): CallToolResult {
   if (outcome.ok) {
     return {
@@ -80,10 +69,11 @@ export function createMcpServer(options: McpServerOptions): Server {
     },
   );
 
-  const tools = listedTools();
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+  // Tool modules load on the first call; tools/list is served from the catalog (src/mcp/catalog.ts).
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await toolCatalog() }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const [{ findTool }, { invokeTool }] = await Promise.all([toolRegistry(), import('../catalog/invoke.js')]);
     const tool = findTool(request.params.name);
     if (!tool) {
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}. Call tools/list for the available tools.`);
@@ -160,7 +150,7 @@ export function createMcpServer(options: McpServerOptions): Server {
   });
 
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({
-    prompts: PRESETS.map((preset) => ({
+    prompts: (await presets()).PRESETS.map((preset) => ({
       name: preset.name,
       title: preset.name.replace(/_/g, ' '),
       description: preset.description,
@@ -169,7 +159,7 @@ export function createMcpServer(options: McpServerOptions): Server {
   }));
 
   server.setRequestHandler(GetPromptRequestSchema, async (request) => {
-    const preset = findPreset(request.params.name);
+    const preset = (await presets()).findPreset(request.params.name);
     if (!preset) {
       throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${request.params.name}. Call prompts/list for the presets.`);
     }

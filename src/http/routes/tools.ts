@@ -6,8 +6,8 @@
  * from the error code (statusForToolError). A call that needs confirmation answers 409 with
  * `error.confirmation_token`; repeat the call with `"confirmation_token": "<token>"` in the arguments.
  */
-import { findTool } from '../../../tools/index.js';
 import { invokeTool } from '../../catalog/invoke.js';
+import { toolRegistry } from '../../mcp/catalog.js';
 import { withCode } from '../respond.js';
 import { HttpError, type Route } from '../route.js';
 
@@ -39,7 +39,7 @@ export const routes: Route[] = [
     auth: 'key',
     body: 'json',
     async handle(ctx) {
-      const tool = findTool(ctx.params.name!);
+      const tool = (await toolRegistry()).findTool(ctx.params.name!);
       if (!tool) {
         throw new HttpError(404, 'unknown_tool', `No tool named "${ctx.params.name!.slice(0, 100)}". GET /.well-known/agent-manifest.json lists the tools.`);
       }
