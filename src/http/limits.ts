@@ -6,8 +6,9 @@
  *   minute); exceeding it answers 429 `rate_limited`;
  * - requests per calendar month (UTC): counted per key by the UsageMeter, persisted in the data directory;
  *   exceeding it answers 429 `quota_exceeded` until the month ends;
- * - documentation bytes stored per tenant: checked before an upload (`POST /v1/documents`); a tenant at or
- *   over the limit, or whose upload would pass it, gets 429 `quota_exceeded`.
+ * - documentation stored per tenant (the text the index holds, see indexedDocumentBytes): checked before an
+ *   upload (`POST /v1/documents`); a tenant at or over the limit, or whose upload's declared size would pass
+ *   it, gets 429 `quota_exceeded`.
  *
  * Every refusal carries `Retry-After` (seconds) and `{ error: { code, message, limit, ... } }`. Refused
  * requests are not counted. Successful checks set `X-RateLimit-Limit/Remaining` and
@@ -24,6 +25,15 @@ export type PlanLimits = Config['limits']['free'];
 
 /** Bytes of documentation a tenant stores now; undefined when the documentation index cannot say. */
 export type StoredBytes = (runtime: Runtime, tenant: string) => Promise<number | undefined>;
+
+/**
+ * What the documentation index holds for a tenant: the extracted text of every document (markup and
+ * front matter stripped), counted in characters as the index records them (one byte each for ASCII text).
+ */
+export const indexedDocumentBytes: StoredBytes = async (runtime, tenant) => {
+  const index = await (await runtime.services.docs()).forTenant(tenant);
+  return (await index.listDocuments()).reduce((sum, doc) => sum + doc.chars, 0);
+};
 
 /** The routes that add documentation, where the documentation-bytes limit is checked. */
 export const DOCUMENT_UPLOAD_ROUTES: readonly { method: string; path: string }[] = [{ method: 'POST', path: '/v1/documents' }];
@@ -68,6 +78,7 @@ interface LimitState {
 
 export interface PlanLimitOptions {
   now?: () => Date;
+  /** The tenant's stored documentation; defaults to what the documentation index holds. */
   storedBytes?: StoredBytes;
 }
 
@@ -80,6 +91,7 @@ function tooMany(code: 'rate_limited' | 'quota_exceeded', message: string, retry
 
 export function planLimitsCheck(options: PlanLimitOptions = {}): AuthenticatedCheck {
   const now = options.now ?? (() => new Date());
+  const storedBytes = options.storedBytes ?? indexedDocumentBytes;
   const states = new WeakMap<Runtime, LimitState>();
 
   const stateOf = (runtime: Runtime): LimitState => {
@@ -112,8 +124,8 @@ export function planLimitsCheck(options: PlanLimitOptions = {}): AuthenticatedCh
       const month = monthOf(t);
 
       // Documentation bytes: only where documentation is added.
-      if (limits.documentBytes > 0 && options.storedBytes && DOCUMENT_UPLOAD_ROUTES.some((r) => r.method === ctx.route.method && r.path === ctx.route.path)) {
-        const stored = await options.storedBytes(runtime, caller.tenant);
+      if (limits.documentBytes > 0 && DOCUMENT_UPLOAD_ROUTES.some((r) => r.method === ctx.route.method && r.path === ctx.route.path)) {
+        const stored = await storedBytes(runtime, caller.tenant);
         if (stored !== undefined) {
           const declared = Number(ctx.req.headers['content-length'] ?? 0) || 0;
           if (stored >= limits.documentBytes || stored + declared > limits.documentBytes) {

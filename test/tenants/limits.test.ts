@@ -126,3 +126,66 @@ describe('monthly quota', () => {
     await expect.poll(async () => [...(await meter.storedMonth(month)).values()], { timeout: 5000, interval: 200 }).toEqual([3]);
   });
 });
+
+describe('documentation stored', () => {
+  it('refuses a document upload with 429 quota_exceeded when the tenant\'s indexed text is at, or would pass, the plan limit', async () => {
+    const { createRuntime } = await import('../../src/runtime.js');
+    const { loadConfig } = await import('../../src/config.js');
+    const { silentLogger } = await import('../../src/logging.js');
+    const { HttpError } = await import('../../src/http/route.js');
+    const runtime = createRuntime(
+      loadConfig({ env: {}, overrides: { dataDir: `${data.dir}/docs`, 'limits.free.documentBytes': 1000, 'limits.free.requestsPerMinute': 0 } }),
+      silentLogger(),
+    );
+    const check = planLimitsCheck();
+    const index = await (await runtime.services.docs()).forTenant('acme');
+    const attempt = async (route: { method: 'POST'; path: string }, declared: number, plan = 'free') => {
+      const headers: Record<string, string> = {};
+      const res = { setHeader: (k: string, v: string) => (headers[k] = v) };
+      const ctx = {
+        runtime,
+        req: { headers: { 'content-length': String(declared) } },
+        res,
+        params: {},
+        query: new URLSearchParams(),
+        caller: { tenant: 'acme', keyId: `key-${plan}`, plan, agentMode: false },
+        baseUrl: 'http://127.0.0.1',
+        route: { ...route, auth: 'key', handle: async () => undefined },
+      } as unknown as Parameters<typeof check.check>[0];
+      try {
+        await check.check(ctx);
+        return 'allowed';
+      } catch (error) {
+        if (!(error instanceof HttpError)) throw error;
+        return { status: error.status, code: error.code, details: error.details, retry: error.headers?.['retry-after'] };
+      }
+    };
+    const upload = { method: 'POST' as const, path: '/v1/documents' };
+    try {
+      await index.ingestDocument({ title: 'guide.md', content: `# Guide\n\n${'word '.repeat(120)}` });
+      const stored = (await index.listDocuments()).reduce((n, d) => n + d.chars, 0);
+      expect(stored).toBeGreaterThan(500);
+      expect(stored).toBeLessThan(1000);
+
+      expect(await attempt(upload, 1000 - stored)).toBe('allowed');
+      expect(await attempt(upload, 1000 - stored + 1)).toEqual({
+        status: 429,
+        code: 'quota_exceeded',
+        details: { limit: 1000, used: stored, quota: 'document_bytes', plan: 'free', retry_after_seconds: 86_400 },
+        retry: '86400',
+      });
+      await index.ingestDocument({ title: 'more.md', content: 'x'.repeat(600) });
+      const over = await attempt(upload, 10);
+      expect(over).toMatchObject({ status: 429, code: 'quota_exceeded', details: { limit: 1000, quota: 'document_bytes' } });
+      // Other routes, and plans with room, are not held back by stored documentation.
+      expect(await attempt({ method: 'POST', path: '/v1/tools/:name' }, 10)).toBe('allowed');
+      expect(await attempt(upload, 10, 'pro')).toBe('allowed');
+      // Removing documents frees the quota again.
+      await index.removeDocument('more.md');
+      expect(await attempt(upload, 10)).toBe('allowed');
+    } finally {
+      await check.close?.(runtime);
+      await runtime.close();
+    }
+  });
+});
