@@ -91,7 +91,8 @@ export function createMcpServer(options: McpServerOptions): Server {
             maxTokens: req.maxTokens,
             temperature: req.temperature,
           },
-          { signal: signal ?? extra.signal, timeout: 180_000 },
+          // Related to the tools/call, so over HTTP it travels on that request's stream (no GET stream needed).
+          { signal: signal ?? extra.signal, timeout: 180_000, relatedRequestId: extra.requestId },
         );
         const content = result.content as { type: string; text?: string } | { type: string; text?: string }[];
         const parts = Array.isArray(content) ? content : [content];
@@ -110,7 +111,7 @@ export function createMcpServer(options: McpServerOptions): Server {
                   required: ['confirm'],
                 },
               },
-              { signal: extra.signal },
+              { signal: extra.signal, relatedRequestId: extra.requestId },
             );
             return result.action === 'accept' && result.content?.confirm === true;
           }

@@ -246,6 +246,32 @@ describe('MCP over streamable HTTP (sessions)', () => {
     expect(asked[0]).toMatch(/e\.txt/);
   });
 
+  it('elicits on the tools/call stream, so it works without a GET stream', async () => {
+    let gets = 0;
+    const transport = new StreamableHTTPClientTransport(new URL(`${t.url}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${acme}` } },
+      // A client that never holds the standalone GET stream open.
+      fetch: async (url, init) => {
+        if ((init?.method ?? 'GET') === 'GET') {
+          gets++;
+          return new Response(null, { status: 405 });
+        }
+        return fetch(url, init);
+      },
+    });
+    const client = new Client({ name: 'no-get', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { confirm: true } }));
+    await client.connect(transport);
+    try {
+      await client.callTool({ name: 'file_operations', arguments: { operation: 'write', path: 'g.txt', content: 'x' } });
+      const deleted = await client.callTool({ name: 'file_operations', arguments: { operation: 'delete', path: 'g.txt' } });
+      expect(deleted.isError).toBeFalsy();
+      expect(gets).toBeGreaterThan(0);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('refuses a session id presented with another tenant\'s key, exactly like an unknown one', async () => {
     const { transport } = await t.mcp(acme);
     const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
