@@ -139,7 +139,7 @@ export class HttpApp {
           path,
           status: res.statusCode,
           ms: Math.round(performance.now() - started),
-          ...(caller ? { tenant: caller.tenant, key: caller.keyId, agent: caller.agentMode || undefined } : {}),
+          ...(caller ? { tenant: caller.tenant, keyId: caller.keyId, agent: caller.agentMode || undefined } : {}),
           ...(res.writableFinished ? {} : { aborted: true }),
         },
         'http request',

@@ -127,7 +127,7 @@ export class McpEndpoint {
   private lookup(ctx: RouteContext, id: string): Session | undefined {
     const session = this.sessions.get(id);
     if (session && !session.closed && session.tenant === ctx.caller.tenant) return session;
-    if (session) this.runtime.logger.warn({ tenant: ctx.caller.tenant, key: ctx.caller.keyId }, 'MCP session id presented by another tenant; refused');
+    if (session) this.runtime.logger.warn({ tenant: ctx.caller.tenant, keyId: ctx.caller.keyId }, 'MCP session id presented by another tenant; refused');
     rpcError(ctx.res, 404, -32001, 'Session not found (it ended, expired or never existed). Initialize a new session.');
     return undefined;
   }

@@ -39,6 +39,7 @@ export interface RunningServer {
   baseUrl: string;
   child: ChildProcess;
   stderr(): string;
+  stdout(): string;
   /** SIGTERM, then the exit code. */
   stop(): Promise<number | null>;
 }
@@ -75,6 +76,7 @@ export function startHttpServer(
           ...info,
           child,
           stderr: () => stderr,
+          stdout: () => stdout,
           async stop() {
             if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
             return exited;

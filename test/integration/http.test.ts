@@ -158,6 +158,23 @@ describe('docent serve --http', () => {
   });
 });
 
+describe('what docent serve --http writes', () => {
+  it('logs JSON to stderr with tenant and key id, never a key or an Authorization header; stdout stays empty', () => {
+    const log = server.stderr();
+    const lines = log.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const requests = lines.filter((l) => l.msg === 'http request');
+    expect(requests.length).toBeGreaterThan(10);
+    expect(requests).toContainEqual(expect.objectContaining({ method: 'POST', path: '/v1/tools/calculator', status: 200, tenant: 'beta', keyId: keys.beta!.id }));
+    expect(requests).toContainEqual(expect.objectContaining({ method: 'POST', path: '/mcp', status: 401 }));
+    for (const { key } of Object.values(keys)) {
+      expect(log).not.toContain(key);
+      expect(log).not.toContain(key.slice('dk_0123456789abcdef_'.length));
+    }
+    expect(log.toLowerCase()).not.toContain('bearer');
+    expect(server.stdout()).toBe('');
+  });
+});
+
 describe('docent serve --http variants', () => {
   it('--stateless serves MCP without sessions', async () => {
     const stateless = await startHttpServer(['--stateless'], { env, cwd: root });
