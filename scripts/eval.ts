@@ -53,7 +53,7 @@ interface Graded {
   hit1: boolean;
   recall5: number;
   match: boolean;
-  /** Calibration target: the documentation answers and the top-ranked document is right (and, when answered, the answer too). */
+  /** Calibration target: the documentation answers, the top-ranked document is right, and so is the answer (or the withheld draft). */
   right: boolean;
   /** Retrieval alone (before any refusal): top-ranked document right; share of sources in the top 5. */
   rankHit1: boolean;
@@ -105,7 +105,8 @@ function grade(q: Question, result: QueryResult, ms: number, trace?: QueryTrace)
   const answer = (result.answer ?? '').toLowerCase();
   const match = answerable && result.grounded && q.answer_any.some((a) => answer.includes(a.toLowerCase()));
   const topRanked = trace?.ranked[0] ?? files[0] ?? '';
-  const right = answerable && q.sources.includes(topRanked) && (!result.grounded || match);
+  const given = (result.answer ?? trace?.draft ?? '').toLowerCase();
+  const right = answerable && q.sources.includes(topRanked) && q.answer_any.some((a) => given.includes(a.toLowerCase()));
   const ranked = trace?.ranked.slice(0, 5) ?? files;
   const rankHit1 = answerable && q.sources.includes(ranked[0] ?? '');
   const rankRecall5 = answerable ? q.sources.filter((s) => ranked.includes(s)).length / q.sources.length : 0;
@@ -192,7 +193,7 @@ async function runDocent(set: SetSpec, options: RunOptions): Promise<{ metrics: 
       const outcome = await invokeTool(rag_query, { question: q.question, top_k: 5 }, env);
       const ms = performance.now() - started;
       if (!outcome.ok) throw new Error(`rag_query failed on ${q.id}: ${outcome.message}`);
-      const trace = await index.trace(q.question, { topK: 5 });
+      const trace = await index.trace(q.question, { topK: 5, draft: true });
       graded.push(grade(q, outcome.value as QueryResult, ms, trace));
     }
     await services.close();
@@ -263,22 +264,33 @@ function fitLogistic(samples: Sample[], lambda = 1, iterations = 4000, rate = 0.
   return { bias, weights };
 }
 
-function samplesOf(graded: Graded[]): Sample[] {
+/**
+ * Fitting targets. The logistic model predicts that the documentation answers and the top-ranked document
+ * is right; `answerRate` is the share of those whose answer (given, or the draft a refusal withheld)
+ * contains the expected text. Confidence = σ(model) · answerRate: the probability the answer is right.
+ */
+function samplesOf(graded: Graded[]): (Sample & { answerRight: boolean })[] {
   return graded
     .filter((g) => g.trace?.evidence && !g.trace.evidence.missingStrong.length)
-    .map((g) => ({ x: g.trace!.evidence!.values, y: g.q.kind === 'answerable' && g.q.sources.includes(g.trace!.ranked[0] ?? '') ? 1 : 0 }));
+    .map((g) => {
+      const answer = (g.result.answer ?? g.trace!.draft ?? '').toLowerCase();
+      const docRight = g.q.kind === 'answerable' && g.q.sources.includes(g.trace!.ranked[0] ?? '');
+      return { x: g.trace!.evidence!.values, y: docRight ? 1 : 0, answerRight: docRight && g.q.answer_any.some((a) => answer.includes(a.toLowerCase())) };
+    });
 }
 
 function fitReport(all: Graded[]): Record<string, unknown> {
   const samples = samplesOf(all);
   const fitted = fitLogistic(samples);
+  const answerRate = samples.filter((s) => s.answerRight).length / Math.max(1, samples.filter((s) => s.y).length);
   // Two-fold cross-validation (even/odd positions): fit on one half, measure on the other.
   const folds = [0, 1].map((k) => {
     const train = samples.filter((_, i) => i % 2 !== k);
     const test = samples.filter((_, i) => i % 2 === k);
     const model = fitLogistic(train);
-    const pairs = test.map((s) => ({ p: confidenceOf(s.x, { ...CALIBRATION, ...model }), y: s.y === 1 }));
-    const accuracy = pairs.filter((p) => (p.p >= CALIBRATION.threshold) === p.y).length / pairs.length;
+    const rate = train.filter((s) => s.answerRight).length / Math.max(1, train.filter((s) => s.y).length);
+    const pairs = test.map((s) => ({ p: confidenceOf(s.x, { ...CALIBRATION, ...model, answerRate: rate }), y: s.answerRight }));
+    const accuracy = test.filter((s) => (confidenceOf(s.x, { ...CALIBRATION, ...model, answerRate: 1 }) >= CALIBRATION.threshold) === (s.y === 1)).length / test.length;
     return { ece: ece(pairs), accuracy: Math.round(accuracy * 1000) / 1000 };
   });
   return {
@@ -286,6 +298,7 @@ function fitReport(all: Graded[]): Record<string, unknown> {
     samples: samples.length,
     positives: samples.filter((s) => s.y).length,
     bias: Math.round(fitted.bias * 1000) / 1000,
+    answer_rate: Math.round(answerRate * 1000) / 1000,
     weights: fitted.weights.map((w) => Math.round(w * 1000) / 1000),
     cross_validation: folds,
   };

@@ -95,6 +95,9 @@ export interface AnswerOptions {
 
 export const DEFAULT_ANSWER_OPTIONS: AnswerOptions = { stemmer: 'porter', maxUnits: 6, maxChars: 1200 };
 
+/** A further passage's best unit is quoted when it covers at least this share of what the lead covers. */
+const SPREAD = 0.7;
+
 function unitScore(unit: Unit, terms: QueryTerm[], totalIdf: number, stemmer: Stemmer): number {
   const present = new Set(analyze(unit.text, { stemmer }).map((t) => t.term));
   let s = 0;
@@ -145,6 +148,14 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
     if (q.unit.kind === 'code' && prev && prev.unit.kind !== 'code' && fits(prev, 1.3)) take(prev);
   };
   withContext(lead);
+  // One unit from each further passage that covers the question about as well: answers are often spread
+  // over the sections of a page (the option's description here, its default there).
+  const leadCoverage = lead.score / (passages[0]!.weight || 1);
+  perPassage.forEach((list, i) => {
+    if (!list.length || list.includes(lead) || chosen.length >= options.maxUnits) return;
+    const q = list.reduce((a, b) => (b.score > a.score ? b : a));
+    if (q.score / (passages[i]!.weight || 1) >= leadCoverage * SPREAD && fits(q)) withContext(q);
+  });
   for (const q of ranked) {
     if (chosen.length >= options.maxUnits) break;
     if (chosen.includes(q) || q.score <= 0) continue;

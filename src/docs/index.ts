@@ -8,7 +8,7 @@ import type { Logger } from '../logging.js';
 import type { ChunkStore, DocumentWrite, VectorRow } from '../storage/chunks.js';
 import { renderQuotes, selectQuotes, DEFAULT_ANSWER_OPTIONS, type AnswerOptions } from './answer.js';
 import type { Embedder } from './embeddings.js';
-import { CALIBRATION, confidenceOf, gatherEvidence, type Evidence } from './evidence.js';
+import { CALIBRATION, confidenceOf, gatherEvidence, sourceProbability, type Evidence } from './evidence.js';
 import { generateAnswer, type Complete, type Passage } from './generate.js';
 import { findSource, readText, urlFor } from './ingest.js';
 import { DEFAULT_ANALYSIS, documentId, hashOf, prepareDocument, resolveContentType, type AnalysisOptions, type PreparedDocument } from './prepare.js';
@@ -47,6 +47,8 @@ export interface IngestOptions {
 
 export interface QueryOptions {
   topK?: number;
+  /** Also compute the extractive answer of a refused question (the evaluation fits calibration on it). */
+  draft?: boolean;
   /** A model to write the answer from the passages (checked; the extractive answer is the fallback). */
   complete?: Complete;
   signal?: AbortSignal;
@@ -61,6 +63,8 @@ export interface QueryTrace {
   ranked: string[];
   /** Why a generated answer was not used, when one was attempted. */
   generation?: string;
+  /** With `draft: true`: the extractive answer the best documents give, also when it was refused. */
+  draft?: string;
 }
 
 function noMatch(confidence: number, reason: string): QueryResult {
@@ -375,7 +379,7 @@ export class DocIndex {
       };
     }
     const top = retrieval.documents[0];
-    if (!top || confidence < this.calibration.threshold) {
+    if (!top || sourceProbability(evidence.values, this.calibration) < this.calibration.threshold) {
       const absent = retrieval.terms.filter((t) => !t.known && !/^\d+$/.test(t.term)).map((t) => t.term);
       const near = top ? ` The closest passage (${describe(top.chunks[0]!)}) covers ${Math.round(top.chunks[0]!.coverage * 100)}% of the question.` : '';
       const missing = evidence.missingWeak.length
@@ -388,6 +392,7 @@ export class DocIndex {
         evidence,
         retrieval,
         ranked,
+        draft: options.draft && top ? this.extract(retrieval, [top]) : undefined,
       };
     }
 
@@ -400,8 +405,7 @@ export class DocIndex {
       score: round(d.score / top.score),
     }));
     const passages = this.passages(docs);
-    const quotes = selectQuotes(passages, retrieval.terms, this.answerOptions);
-    let answer = renderQuotes(quotes, describe);
+    let answer = this.extract(retrieval, docs);
     let generation: string | undefined;
     if (options.complete) {
       const given: Passage[] = passages.map((p) => ({ source: p.source, label: describe(p.candidate), text: p.candidate.chunk.text }));
@@ -417,12 +421,16 @@ export class DocIndex {
     return { result: { grounded: true, answer, sources, confidence: round(confidence) }, evidence, retrieval, ranked, generation };
   }
 
+  private extract(retrieval: Retrieval, docs: Retrieval['documents']): string {
+    return renderQuotes(selectQuotes(this.passages(docs), retrieval.terms, this.answerOptions), describe);
+  }
+
   /** The passages answers are drawn from: the best document's top chunks, and close runners-up. */
   private passages(docs: Retrieval['documents']): { candidate: Candidate; source: number; weight: number }[] {
     const top = docs[0]!;
     const best = top.chunks[0]!.score;
     const out: { candidate: Candidate; source: number; weight: number }[] = [{ candidate: top.chunks[0]!, source: 1, weight: 1 }];
-    for (const c of top.chunks.slice(1, 4)) if (c.score >= best * 0.4) out.push({ candidate: c, source: 1, weight: c.score / best });
+    for (const c of top.chunks.slice(1, 3)) out.push({ candidate: c, source: 1, weight: c.score / best });
     docs.slice(1, 3).forEach((d, i) => {
       const c = d.chunks[0]!;
       if (c.score >= best * 0.75) out.push({ candidate: c, source: i + 2, weight: (c.score / best) * 0.9 });
