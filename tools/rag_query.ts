@@ -7,11 +7,12 @@ import { QueryResultSchema, type QueryResult } from '../src/docs/types.js';
 /** The text shown next to the structured result: the answer with numbered sources, or the no-match message. */
 export function renderQueryResult(result: QueryResult): string {
   const percent = `${Math.min(99, Math.max(1, Math.round(result.confidence * 100)))}%`;
-  if (!result.grounded) {
-    return `No match in the documentation (confidence that it answers this: ${percent}). ${result.reason ?? ''}`.trim() +
-      '\nTell the user the documentation does not cover this; do not guess or name APIs it does not mention.';
-  }
   const sources = result.sources.map((s, i) => `[${i + 1}] ${s.title}${s.section ? ` › ${s.section}` : ''}${s.url ? ` <${s.url}>` : ''}`);
+  if (!result.grounded) {
+    const closest = sources.length ? `\nClosest documents (they do not answer it):\n${sources.join('\n')}` : '';
+    return `No match in the documentation (confidence that it answers this: ${percent}). ${result.reason ?? ''}`.trim() +
+      '\nTell the user the documentation does not cover this; do not guess or name APIs it does not mention.' + closest;
+  }
   return `${result.answer ?? ''}\n\nSources:\n${sources.join('\n')}\nConfidence: ${percent}`;
 }
 

@@ -67,8 +67,9 @@ export interface QueryTrace {
   draft?: string;
 }
 
-function noMatch(confidence: number, reason: string): QueryResult {
-  return { grounded: false, sources: [], confidence: round(confidence), reason };
+/** A refusal: no answer; `sources` are the closest documents (which do not answer), for the reader to check. */
+function noMatch(confidence: number, reason: string, sources: Source[] = []): QueryResult {
+  return { grounded: false, sources, confidence: round(confidence), reason };
 }
 
 function round(x: number, digits = 3): number {
@@ -372,7 +373,7 @@ export class DocIndex {
     if (evidence.missingStrong.length) {
       const names = evidence.missingStrong.join(', ');
       return {
-        result: noMatch(Math.min(confidence, this.calibration.missingIdentifier), `The documentation has no ${names}: it is not mentioned anywhere in the ingested documents.`),
+        result: noMatch(Math.min(confidence, this.calibration.missingIdentifier), `The documentation has no ${names}: it is not mentioned anywhere in the ingested documents.`, this.sourcesOf(retrieval, topK)),
         evidence,
         retrieval,
         ranked,
@@ -388,7 +389,7 @@ export class DocIndex {
           ? ` Not found anywhere in the documentation: ${absent.slice(0, 5).map((t) => `"${t}"`).join(', ')}.`
           : '';
       return {
-        result: noMatch(confidence, `Nothing in the documentation answers this question.${missing}${near}`),
+        result: noMatch(confidence, `Nothing in the documentation answers this question.${missing}${near}`, this.sourcesOf(retrieval, topK)),
         evidence,
         retrieval,
         ranked,
@@ -396,14 +397,8 @@ export class DocIndex {
       };
     }
 
-    // Documents scoring under a fifth of the best are noise, not sources.
-    const docs = retrieval.documents.slice(0, topK).filter((d) => d.score >= top.score * MIN_SOURCE_SHARE);
-    const sources: Source[] = docs.map((d) => ({
-      title: d.doc.title,
-      ...(d.doc.url ? { url: d.doc.url } : {}),
-      ...(d.chunks[0]!.chunk.section ? { section: d.chunks[0]!.chunk.section } : {}),
-      score: round(d.score / top.score),
-    }));
+    const docs = this.sourceDocuments(retrieval, topK);
+    const sources = this.sourcesOf(retrieval, topK);
     const passages = this.passages(docs);
     let answer = this.extract(retrieval, docs);
     let generation: string | undefined;
@@ -419,6 +414,22 @@ export class DocIndex {
       }
     }
     return { result: { grounded: true, answer, sources, confidence: round(confidence) }, evidence, retrieval, ranked, generation };
+  }
+
+  /** The best documents, best first; those scoring under a fifth of the best are noise, not sources. */
+  private sourceDocuments(retrieval: Retrieval, topK: number): Retrieval['documents'] {
+    const best = retrieval.documents[0]?.score ?? 0;
+    return retrieval.documents.slice(0, topK).filter((d) => d.score >= best * MIN_SOURCE_SHARE);
+  }
+
+  private sourcesOf(retrieval: Retrieval, topK: number): Source[] {
+    const best = retrieval.documents[0]?.score ?? 1;
+    return this.sourceDocuments(retrieval, topK).map((d) => ({
+      title: d.doc.title,
+      ...(d.doc.url ? { url: d.doc.url } : {}),
+      ...(d.chunks[0]!.chunk.section ? { section: d.chunks[0]!.chunk.section } : {}),
+      score: round(d.score / best),
+    }));
   }
 
   private extract(retrieval: Retrieval, docs: Retrieval['documents']): string {

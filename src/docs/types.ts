@@ -14,7 +14,7 @@ export const SourceSchema = z.object({
 export const QueryResultSchema = z.object({
   grounded: z.boolean().describe('True when the documentation answers the question; false means no match'),
   answer: z.string().optional().describe('Quoted passages (or a model answer checked against them); absent when grounded is false'),
-  sources: z.array(SourceSchema).describe('Sources of the answer, primary first; empty when grounded is false'),
+  sources: z.array(SourceSchema).describe('Sources of the answer, primary first; when grounded is false, the closest documents (which do not answer)'),
   confidence: z.number().min(0).max(1).describe('Calibrated probability that the documentation answers this and the answer is right'),
   reason: z.string().optional().describe('On a refusal, what was missing'),
 });

@@ -49,7 +49,7 @@ describe('docent ingest / ask / docs (built CLI)', () => {
     const none = await docent('ask', 'How do I call lumen.rotateFiles() every night?', '--tenant', 'cli');
     expect(none.stdout).toMatch(/^No match in the documentation\. The documentation has no `rotateFiles`.*\(confidence \d+%\)\n$/);
     const json = JSON.parse((await docent('ask', 'How do I call lumen.rotateFiles() every night?', '--tenant', 'cli', '--json')).stdout);
-    expect(json).toEqual({ grounded: false, sources: [], confidence: expect.any(Number), reason: expect.stringContaining('rotateFiles') });
+    expect(json).toEqual({ grounded: false, sources: expect.any(Array), confidence: expect.any(Number), reason: expect.stringContaining('rotateFiles') });
     const other = JSON.parse((await docent('ask', 'How do I install with --omit=dev?', '--tenant', 'other', '--json')).stdout);
     expect(other).toMatchObject({ grounded: false, reason: 'No documentation has been ingested for tenant "other" yet.' });
   });
