@@ -79,11 +79,6 @@ export class HttpApp {
     });
   }
 
-  get address(): Listening {
-    if (!this.listening) throw new Error('the HTTP app is not listening');
-    return this.listening;
-  }
-
   async listen(): Promise<Listening> {
     const { host, port } = this.runtime.config.http;
     await new Promise<void>((resolve, reject) => {
