@@ -7,7 +7,8 @@
  *
  * - default set: ../shared/eval/ from the repository root (corpus/ and questions.jsonl);
  * - `--holdout`: a second set written for this project (scripts/eval/holdout.jsonl) over package READMEs
- *   found in node_modules, used to check that tuning generalises beyond the default set;
+ *   found in node_modules, and paraphrases of some default questions (scripts/eval/paraphrases.jsonl), to
+ *   check that tuning generalises beyond the default set;
  * - `--baseline`: also runs the naive baseline (fixed 1,500-character windows, plain full-text search, always
  *   answers) and prints both side by side;
  * - `--fit`: fits the confidence calibration (logistic regression) on the evidence of every set given and
@@ -367,7 +368,12 @@ async function main(): Promise<void> {
     }
     sets.push({ name: 'eval', corpus, questions: await readQuestions(questionsFile), exclude: ['SOURCES.md'] });
   }
-  if (values.holdout || values['holdout-only']) sets.push(await holdoutSet());
+  if (values.holdout || values['holdout-only']) {
+    sets.push(await holdoutSet());
+    // Paraphrases of some shared questions (and a few new unanswerable ones), over the shared corpus.
+    const paraphrases = path.join(ROOT, 'scripts', 'eval', 'paraphrases.jsonl');
+    if (!values['holdout-only'] && existsSync(corpus)) sets.push({ name: 'paraphrases', corpus, questions: await readQuestions(paraphrases), exclude: ['SOURCES.md'] });
+  }
 
   const options: RunOptions = {
     maxChars: Number(values['max-chars'] ?? DEFAULT_CHUNK_OPTIONS.maxChars),

@@ -24,32 +24,7 @@ export interface Evidence {
   missingWeak: string[];
 }
 
-export const FEATURES = ['chunk_coverage', 'doc_coverage', 'pair_share', 'uncovered_names', 'absent_share', 'absent_names', 'title_match'] as const;
-
-/**
- * Share of the question's consecutive known-term pairs ("virtual environment", "composite index") that occur
- * within three terms of each other in the best passage.
- */
-function pairShare(retrieval: Retrieval, question: QueryTerm[]): number {
-  const best = retrieval.candidates[0];
-  const order = question.filter((t) => t.known && !t.identifier).map((t) => t.term);
-  if (!best || order.length < 2) return 0;
-  const positions = new Map<string, number[]>();
-  best.chunk.body_terms.split(' ').forEach((t, i) => {
-    const list = positions.get(t);
-    if (list) list.push(i);
-    else positions.set(t, [i]);
-  });
-  let pairs = 0;
-  let near = 0;
-  for (let i = 0; i + 1 < order.length; i++) {
-    pairs++;
-    const a = positions.get(order[i]!);
-    const b = positions.get(order[i + 1]!);
-    if (a && b && a.some((x) => b.some((y) => Math.abs(x - y) <= 3))) near++;
-  }
-  return pairs ? near / pairs : 0;
-}
+export const FEATURES = ['chunk_coverage', 'doc_coverage', 'uncovered_names', 'absent_share', 'absent_names', 'title_match'] as const;
 
 export function gatherEvidence(question: string, retrieval: Retrieval, identifiers: QuestionIdentifier[], stats: CorpusStats, stemmer: Stemmer): Evidence {
   const missingStrong: string[] = [];
@@ -78,7 +53,6 @@ export function gatherEvidence(question: string, retrieval: Retrieval, identifie
     values: [
       coverageOf(known, inBest),
       coverageOf(known, (t) => docTerms.has(t)),
-      pairShare(retrieval, terms),
       Math.max(0, ...known.filter((t) => t.nameLike && !docTerms.has(t.term)).map((t) => t.idf / stats.idfOf(1))),
       absentShare,
       absentNames,
@@ -101,9 +75,9 @@ export function gatherEvidence(question: string, retrieval: Retrieval, identifie
  * changing retrieval, features or answers.
  */
 export const CALIBRATION = {
-  bias: -0.582,
-  weights: [1.959, 1.236, 0.143, -2.422, -5.243, -2.155, 4.341],
-  answerRate: 0.876,
+  bias: -0.481,
+  weights: [1.448, 1.074, -2.489, -5.042, -2.261, 4.829],
+  answerRate: 0.885,
   /** An answer is given when p (before answerRate) is at least this. */
   threshold: 0.5,
   /** Confidence reported when a named identifier does not exist in the documentation. */

@@ -172,6 +172,10 @@ export function queryTerms(question: string, stats: CorpusStats, stemmer: Stemme
   const terms = new Map<string, QueryTerm>();
   const names = nameLikeWords(question);
   const unseenIdf = stats.idfOf(1);
+  // Words in quotes are the asker's example values ('audit', 'v2'): when the documentation does not have
+  // them, that says nothing against it, so they are left out.
+  const quoted = new Set<string>();
+  for (const m of question.matchAll(/(?<![\w])['"‘“]([^'"’”\n]{1,60})['"’”](?![\w])/g)) for (const t of analyze(m[1]!, { stemmer })) quoted.add(t.term);
   for (const t of analyze(question, { stemmer })) {
     const hit = terms.get(t.term);
     if (hit) {
@@ -179,7 +183,14 @@ export function queryTerms(question: string, stats: CorpusStats, stemmer: Stemme
       continue;
     }
     const known = stats.has(t.term);
+    // A compound found nowhere as a whole (`front-end`, `multipart/form-data`) is carried by its parts when
+    // they are all known.
+    if (!known && /[-/.:]/.test(t.term) && t.surface) {
+      const parts = analyze(t.surface.replace(/[-/.:]+/g, ' '), { stemmer });
+      if (parts.length && parts.every((p) => stats.has(p.term))) continue;
+    }
     if (!known && !t.identifier && t.term.includes('-')) continue;
+    if (!known && quoted.has(t.term)) continue;
     const nameLike = Boolean(t.surface && names.has(t.surface.toLowerCase())) || (t.identifier && !known) || stats.names.has(t.term);
     terms.set(t.term, { term: t.term, idf: known ? stats.idf(t.term) : unseenIdf, known, identifier: t.identifier, nameLike, count: 1 });
   }
