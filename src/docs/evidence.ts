@@ -75,9 +75,9 @@ export function gatherEvidence(question: string, retrieval: Retrieval, identifie
  * changing retrieval, features or answers.
  */
 export const CALIBRATION = {
-  bias: -0.481,
-  weights: [1.448, 1.074, -2.489, -5.042, -2.261, 4.829],
-  answerRate: 0.885,
+  bias: -0.683,
+  weights: [1.663, 1.135, -2.419, -4.781, -3.172, 4.939],
+  answerRate: 0.896,
   /** An answer is given when p (before answerRate) is at least this. */
   threshold: 0.5,
   /** Confidence reported when a named identifier does not exist in the documentation. */

@@ -110,9 +110,14 @@ export function questionIdentifiers(question: string): QuestionIdentifier[] {
  */
 export function absentTools(question: string, stats: CorpusStats, stemmer: Stemmer): string[] {
   const out: string[] = [];
-  for (const m of question.matchAll(/\b(?:with|using|via|in)\s+(?:the\s+|a\s+)?([A-Za-z][\w.+-]{1,30}?)(?=[\s,.?!;:]|'s|$)/g)) {
+  // The tool ends its phrase or owns the next word: "with yargs and …", "using brotli?", "in Python's
+  // argparse" — not "in unit tests".
+  const phrase = /\b(?:with|using|via|in)\s+(?:the\s+|a\s+)?([A-Za-z][\w.+-]{1,30}?)(?:'s)?(?=\s*(?:[,.?!;:]|$)|\s+(\w+))/g;
+  for (const m of question.matchAll(phrase)) {
     const word = m[1]!;
+    const next = m[2]?.toLowerCase();
     if (STOP_WORDS.has(word.toLowerCase())) continue;
+    if (next !== undefined && !STOP_WORDS.has(next) && !m[0].includes("'s")) continue;
     const terms = analyze(word, { stemmer });
     if (terms.length && terms.every((t) => !stats.has(t.term))) out.push(word);
   }

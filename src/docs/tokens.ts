@@ -129,6 +129,9 @@ export function analyze(text: string, options: AnalyzeOptions = {}): Term[] {
     const camel = isCamel(word) || word.includes('_');
     if (camel) {
       out.push({ term: word.toLowerCase(), surface: word, identifier: true });
+      // `openApi3`, `jsonSchema7`: the name without its version number is what people ask for.
+      const unversioned = word.replace(/\d+$/, '');
+      if (unversioned !== word && /[a-z][A-Z]/.test(unversioned)) out.push({ term: unversioned.toLowerCase(), surface: unversioned, identifier: true });
       for (const part of identifierParts(word)) {
         if (!STOP_WORDS.has(part)) out.push({ term: stem(part), identifier: false });
       }
