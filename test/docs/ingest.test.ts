@@ -127,3 +127,16 @@ describe('an interrupted ingest never leaves half a document', () => {
     expect(await store.sweep()).toBe(1);
   });
 });
+
+describe('ingest by URL', () => {
+  it('fetches through the outbound guard, which refuses loopback and plain http', async () => {
+    const { fetchDocument } = await import('../../src/docs/fetch.js');
+    const index = await indexFor(h.services, 'acme');
+    const outbound = await h.services.outbound();
+    const fetchUrl = (url: string) => fetchDocument(outbound, url);
+    await expect(index.ingestPath(['https://127.0.0.1/docs/index.html'], { fetchUrl })).rejects.toThrow(/refused/);
+    await expect(index.ingestPath(['http://docs.example.com/index.html'], { fetchUrl })).rejects.toThrow(/refused/);
+    await expect(index.ingestPath(['https://docs.example.com/'])).rejects.toThrow(/outbound network client/);
+    expect(await index.listDocuments()).toEqual([]);
+  });
+});
