@@ -15,7 +15,10 @@ export interface ChunkOptions {
   maxChars: number;
 }
 
-/** Measured on the evaluation set (scripts/eval.ts --max-chars): see the README's retrieval notes. */
+/**
+ * Measured with `npm run eval -- --holdout --max-chars N` (answer match on shared / holdout sets):
+ * 600 → 0.70 / 0.81, 900 → 0.78 / 0.91, 1200 → 0.80 / 0.94, 1600 → 0.78 / 0.94; ranking equal from 900 up.
+ */
 export const DEFAULT_CHUNK_OPTIONS: ChunkOptions = { maxChars: 1200 };
 
 export interface Block {

@@ -1,15 +1,15 @@
 /**
  * Whether the documentation answers, from measured evidence:
- * - identifiers the question names that the documentation never mentions (decisive on their own);
+ * - identifiers the question names that the documentation never mentions, and options it names that the
+ *   answering document never shows (decisive on their own);
  * - how much of the question (IDF-weighted) the best passage and the best document cover;
- * - how much of the question consists of terms found nowhere in the documentation;
- * - how strong the best match is against what a perfect match would score, and its margin over the next
- *   document.
+ * - names the question uses (Python, winston, Redis) that the best document does not mention;
+ * - how much of the question consists of terms found nowhere, and names or tools found nowhere;
+ * - whether the question names the best document's title (its package or topic).
  *
  * These features go through a logistic model whose constants were fitted offline (scripts/eval.ts
  * `--fit`, see CALIBRATION below), giving a confidence that is a probability: among answers given with
- * confidence about p, about a share p were right on the data it was fitted and checked on.
- */
+ * confidence about p, about a share p were right on the data it was fitted and checked on. */
 import type { CorpusStats } from './stats.js';
 import { absentTools, identifierKnown, missingName, type QueryTerm, type QuestionIdentifier } from './question.js';
 import { coverageOf, type Retrieval } from './search.js';

@@ -1,8 +1,9 @@
 /**
  * The Porter stemmer (M.F. Porter, 1980, "An algorithm for suffix stripping"), for lower-case ASCII words.
- * Chosen over no stemming and over plural-only stripping by measurement on the evaluation set (see
- * scripts/eval.ts `--stemmer`): questions say "rotating", "serialized", "retries" where documentation says
- * "rotation", "serialize", "retry". Words with digits or non-letters are returned unchanged.
+ * Chosen over no stemming and plural-only stripping by measurement (`npm run eval -- --holdout --stemmer X`:
+ * ranking hit@1 0.92 / 0.93 / 0.95 and answer match 0.70 / 0.70 / 0.80 on the shared set for none / plural /
+ * porter): questions say "rotating", "retries" where documentation says "rotation", "retry". Words with
+ * digits or non-letters are returned unchanged.
  */
 const VOWEL = /[aeiou]/;
 
