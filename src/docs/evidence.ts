@@ -9,7 +9,8 @@
  *
  * These features go through a logistic model whose constants were fitted offline (scripts/eval.ts
  * `--fit`, see CALIBRATION below), giving a confidence that is a probability: among answers given with
- * confidence about p, about a share p were right on the data it was fitted and checked on. */
+ * confidence about p, about a share p were right on the data it was fitted and checked on.
+ */
 import type { CorpusStats } from './stats.js';
 import { absentTools, identifierKnown, missingName, type QueryTerm, type QuestionIdentifier } from './question.js';
 import { coverageOf, type Retrieval } from './search.js';
