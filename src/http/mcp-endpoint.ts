@@ -165,9 +165,12 @@ export class McpEndpoint {
     });
     session.transport.onclose = () => void this.end(session, 'transport closed');
     await server.connect(session.transport);
-    await this.forward(session, ctx);
-    // An initialize that failed (bad version, malformed) never became a session: release it.
-    if (!session.id) await this.end(session, 'initialize failed');
+    try {
+      await this.forward(session, ctx);
+    } finally {
+      // An initialize that failed (bad version, malformed) never became a session: release it.
+      if (!session.id) await this.end(session, 'initialize failed');
+    }
   }
 
   private async end(session: Session, why: string): Promise<void> {

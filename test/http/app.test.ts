@@ -8,6 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema, LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeys } from '../../src/auth/keys.js';
+import { mcpEndpoint } from '../../src/http/mcp-endpoint.js';
 import { HttpError } from '../../src/http/route.js';
 import { TOOLS } from '../../tools/index.js';
 import { rawRequest } from '../helpers/cli.js';
@@ -292,11 +293,22 @@ describe('MCP over streamable HTTP (sessions)', () => {
     const noSession = await rawRequest(`${t.url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, authorization: `Bearer ${acme}` }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
     expect(noSession.status).toBe(400);
     expect(noSession.json().error.message).toMatch(/initialize/);
+    const sessions = () => mcpEndpoint(t.runtime).sessionCount;
+    const before = sessions();
+    const badInit = await rawRequest(`${t.url}/mcp`, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, authorization: `Bearer ${acme}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 42, capabilities: {}, clientInfo: {} } }),
+    });
+    expect(badInit.status).toBe(400);
+    expect(sessions()).toBe(before);
     const init = await rawRequest(`${t.url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, authorization: `Bearer ${acme}` }, body: INITIALIZE });
     const session = init.headers['mcp-session-id'] as string;
     expect(session).toBeTruthy();
+    expect(sessions()).toBe(before + 1);
     const del = await rawRequest(`${t.url}/mcp`, { method: 'DELETE', headers: { ...MCP_HEADERS, authorization: `Bearer ${acme}`, 'mcp-session-id': session } });
     expect(del.status).toBe(200);
+    expect(sessions()).toBe(before);
     const after = await rawRequest(`${t.url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, authorization: `Bearer ${acme}`, 'mcp-session-id': session }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
     expect(after.status).toBe(404);
   });
