@@ -1,0 +1,392 @@
+/**
+ * Documentation management for the key's tenant:
+ *
+ * - `POST /v1/documents`: JSON `{ title, content, content_type?, url? }`, or `multipart/form-data` with one or
+ *   more files, each stored under its file name. All-or-nothing validation: names, kinds, sizes and the
+ *   documentation quota are checked for every file before anything is written. 201 when a document was
+ *   added, else 200; the body lists each document with `status` (`added` | `updated` | `unchanged`).
+ * - `GET /v1/documents`: the tenant's documents, ordered by title, with the quota usage.
+ * - `DELETE /v1/documents/:id`: 204; 404 when the tenant has no such document (another tenant's id
+ *   included: ids never reach across tenants).
+ *
+ * Titles follow the index's rule (a document's title is its relative path, or its upload name) and must be
+ * a clean relative path: no `..` or `.` segments, no leading `/`, no backslashes or control characters.
+ *
+ * Limits: `uploads.maxFileBytes` per document and `uploads.maxRequestBytes` per request (413); the plan's
+ * documentation quota is checked before the body is read by the plan-limits check (its declared size), and
+ * again here with the exact sizes once the body is parsed (429), so a chunked upload cannot slip past it.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { DocumentInfo, DocIndex } from '../../docs/index.js';
+import type { ContentType } from '../../docs/parse.js';
+import type { DocumentContentType, DocumentListResponse, DocumentRecord, UploadedDocument, UploadResponse } from '../../client/types.js';
+import { ToolError } from '../../errors.js';
+import { decide } from '../../policy/confirmation.js';
+import type { Runtime } from '../../runtime.js';
+import { readJsonBody } from '../body.js';
+import { planLimitsOf } from '../limits.js';
+import { HttpError, type Route, type RouteContext } from '../route.js';
+import { statusForToolError } from './tools.js';
+
+/** One document ready to ingest. */
+interface Upload {
+  title: string;
+  content: string;
+  contentType: ContentType;
+  url?: string;
+}
+
+const TITLE_MAX_CHARS = 300;
+const URL_MAX_CHARS = 2048;
+/** Files per multipart request. */
+const MAX_FILES = 100;
+const JSON_FIELDS = ['title', 'content', 'content_type', 'url'] as const;
+/** Header that carries the confirmation token of an agent's DELETE. */
+const CONFIRMATION_HEADER = 'x-confirmation-token';
+
+const parse = () => import('../../docs/parse.js');
+
+async function indexOf(ctx: RouteContext): Promise<DocIndex> {
+  return (await ctx.runtime.services.docs()).forTenant(ctx.caller.tenant);
+}
+
+function record(doc: DocumentInfo): DocumentRecord {
+  return {
+    id: doc.id,
+    title: doc.title,
+    ...(doc.url ? { url: doc.url } : {}),
+    content_type: doc.content_type as DocumentContentType,
+    chunks: doc.chunks,
+    chars: doc.chars,
+    updated_at: doc.updated_at,
+  };
+}
+
+function invalid(field: string, message: string, extra: Record<string, unknown> = {}): HttpError {
+  return new HttpError(400, 'invalid_arguments', message, { field, ...extra });
+}
+
+async function supportedKinds(): Promise<string[]> {
+  return Object.keys((await parse()).EXTENSIONS);
+}
+
+async function unsupported(what: string, extra: Record<string, unknown> = {}): Promise<HttpError> {
+  const supported = await supportedKinds();
+  return new HttpError(
+    415,
+    'unsupported_document_type',
+    `${what} is not a supported document type. Supported: ${supported.join(', ')} files, or content_type markdown, text, rst or html (text/markdown, text/plain, text/x-rst, text/html).`,
+    { supported, ...extra },
+  );
+}
+
+function tooLarge(what: string, limit: number, setting: string): HttpError {
+  return new HttpError(413, 'payload_too_large', `${what} is larger than ${limit} bytes, the limit of this server (${setting}). Split it into smaller documents.`, { limit_bytes: limit }, { connection: 'close' });
+}
+
+/** What is wrong with a title, or undefined when it is a clean relative name. */
+function titleProblem(title: string): string | undefined {
+  if (!title) return 'is empty';
+  if (title.length > TITLE_MAX_CHARS) return `is longer than ${TITLE_MAX_CHARS} characters`;
+  if (/[\u0000-\u001f\u007f]/.test(title)) return 'contains control characters';
+  if (title.includes('\\')) return 'contains a backslash; separate folders with "/"';
+  if (title.startsWith('/')) return 'is an absolute path; use a relative name such as guides/setup.md';
+  const segments = title.split('/');
+  if (segments.some((s) => s === '.' || s === '..')) return 'contains a "." or ".." path segment';
+  if (segments.some((s) => s.trim() === '')) return 'has an empty path segment';
+  return undefined;
+}
+
+// ------------------------------------------------------------------ JSON uploads
+
+async function readJsonUpload(ctx: RouteContext): Promise<Upload[]> {
+  const { maxFileBytes, maxRequestBytes } = ctx.runtime.config.uploads;
+  const body = await readJsonBody(ctx.req, maxRequestBytes);
+  if (body === undefined) throw invalid('body', 'Send a JSON body { "title", "content", "content_type"?, "url"? } (or multipart/form-data files).');
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('body', 'The JSON body must be an object { "title", "content", "content_type"?, "url"? }.');
+  const fields = body as Record<string, unknown>;
+  const unknown = Object.keys(fields).filter((k) => !(JSON_FIELDS as readonly string[]).includes(k));
+  if (unknown.length) throw invalid(unknown[0]!, `Unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k.slice(0, 50)}"`).join(', ')}; accepted: ${JSON_FIELDS.join(', ')}.`);
+
+  const text = (name: string, required: boolean): string | undefined => {
+    const value = fields[name];
+    if (value === undefined || value === null) {
+      if (required) throw invalid(name, `"${name}" is required.`);
+      return undefined;
+    }
+    if (typeof value !== 'string') throw invalid(name, `"${name}" must be a string.`);
+    return value;
+  };
+  const title = text('title', true)!.trim();
+  const problem = titleProblem(title);
+  if (problem) throw invalid('title', `"title" ${problem}.`);
+  const content = text('content', true)!;
+  if (Buffer.byteLength(content, 'utf8') > maxFileBytes) throw tooLarge(`The content of "${title}"`, maxFileBytes, 'DOCENT_UPLOAD_MAX_FILE_BYTES');
+  if (content.trim() === '') throw invalid('content', `"content" of "${title}" is empty.`);
+
+  const declared = text('content_type', false)?.trim();
+  const { contentTypeFromMime, contentTypeOf } = await parse();
+  let contentType: ContentType;
+  if (declared) {
+    const resolved = contentTypeFromMime(declared);
+    if (!resolved) throw await unsupported(`content_type "${declared.slice(0, 100)}"`, { field: 'content_type' });
+    contentType = resolved;
+  } else {
+    // The index's rule: the title's extension, else plain text.
+    contentType = contentTypeOf(title) ?? 'text';
+  }
+
+  const url = text('url', false)?.trim();
+  if (url !== undefined) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(url);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || !/^https?:$/.test(parsed.protocol) || url.length > URL_MAX_CHARS) {
+      throw invalid('url', `"url" must be an absolute http(s) link to the document, at most ${URL_MAX_CHARS} characters.`);
+    }
+  }
+  return [{ title, content, contentType, ...(url ? { url } : {}) }];
+}
+
+// ------------------------------------------------------------------ multipart uploads
+
+interface ReceivedFile {
+  filename: string | undefined;
+  mimeType: string;
+  data: Buffer;
+}
+
+/** Reads every file part into memory within the caps; any problem rejects with an HttpError. */
+async function readParts(req: IncomingMessage, runtime: Runtime): Promise<ReceivedFile[]> {
+  const { maxFileBytes, maxRequestBytes } = runtime.config.uploads;
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxRequestBytes) throw tooLarge('The upload', maxRequestBytes, 'DOCENT_UPLOAD_MAX_REQUEST_BYTES');
+  const { default: busboy } = await import('busboy');
+  let parser: ReturnType<typeof busboy>;
+  try {
+    parser = busboy({
+      headers: req.headers,
+      // Keep the whole name: it is validated as a relative title rather than silently cut to its base name.
+      preservePath: true,
+      defParamCharset: 'utf8',
+      limits: { fileSize: maxFileBytes, files: MAX_FILES, fields: 20, parts: MAX_FILES + 20, headerPairs: 20 },
+    });
+  } catch (error) {
+    throw new HttpError(400, 'malformed_multipart', `The multipart body cannot be read: ${(error as Error).message}. Send multipart/form-data with a boundary.`);
+  }
+
+  return new Promise<ReceivedFile[]>((resolve, reject) => {
+    const files: ReceivedFile[] = [];
+    let total = 0;
+    let done = false;
+    const fail = (error: HttpError) => {
+      if (done) return;
+      done = true;
+      req.unpipe(parser);
+      req.resume(); // discard the rest instead of leaving the socket stalled
+      reject(error);
+    };
+    parser.on('file', (_field, stream, info) => {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => {
+        total += chunk.length;
+        if (total > maxRequestBytes) fail(tooLarge('The upload', maxRequestBytes, 'DOCENT_UPLOAD_MAX_REQUEST_BYTES'));
+        else if (!done) chunks.push(chunk);
+      });
+      stream.on('limit', () => fail(tooLarge(`The file "${(info.filename ?? '').slice(0, 100)}"`, maxFileBytes, 'DOCENT_UPLOAD_MAX_FILE_BYTES')));
+      stream.on('error', () => fail(new HttpError(400, 'malformed_multipart', 'The multipart body ended in the middle of a file.')));
+      stream.on('end', () => {
+        if (!done) files.push({ filename: info.filename, mimeType: info.mimeType, data: Buffer.concat(chunks) });
+      });
+    });
+    parser.on('field', (name) =>
+      fail(invalid(name, `Unexpected form field "${name.slice(0, 50)}": multipart uploads take files only, each stored under its file name. To set a title or url, send JSON instead.`)),
+    );
+    parser.on('filesLimit', () => fail(new HttpError(413, 'payload_too_large', `At most ${MAX_FILES} files per request.`, { limit_files: MAX_FILES }, { connection: 'close' })));
+    parser.on('partsLimit', () => fail(new HttpError(413, 'payload_too_large', 'Too many parts in the multipart body.', undefined, { connection: 'close' })));
+    parser.on('fieldsLimit', () => fail(invalid('body', 'Too many form fields: multipart uploads take files only.')));
+    parser.on('error', (error: Error) => fail(new HttpError(400, 'malformed_multipart', `The multipart body is malformed: ${error.message}.`)));
+    parser.on('close', () => {
+      if (done) return;
+      done = true;
+      resolve(files);
+    });
+    req.on('aborted', () => fail(new HttpError(400, 'bad_request', 'The request was aborted while its body was being read.')));
+    req.on('error', () => fail(new HttpError(400, 'bad_request', 'The request body could not be read.')));
+    req.pipe(parser);
+  });
+}
+
+/** The kind of an uploaded file: its extension decides; a name without one goes by the part's MIME type. */
+function kindOf(name: string, mimeType: string, m: Awaited<ReturnType<typeof parse>>): ContentType | undefined {
+  const base = name.slice(name.lastIndexOf('/') + 1);
+  const ext = /\.[A-Za-z0-9]{1,12}$/.exec(base)?.[0];
+  return ext ? m.EXTENSIONS[ext.toLowerCase()] : m.contentTypeFromMime(mimeType);
+}
+
+async function readMultipartUpload(ctx: RouteContext): Promise<Upload[]> {
+  const files = await readParts(ctx.req, ctx.runtime);
+  if (!files.length) throw invalid('file', 'The multipart body has no files. Send each document as a file part, e.g. curl -F "file=@guide.md".');
+  const m = await parse();
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const seen = new Set<string>();
+  const uploads: Upload[] = [];
+  for (const file of files) {
+    if (file.filename === undefined) throw invalid('file', 'Every file part needs a file name (Content-Disposition filename): it becomes the document\'s title.');
+    const title = file.filename.trim();
+    const problem = titleProblem(title);
+    if (problem) throw invalid('filename', `The file name "${title.slice(0, 100)}" ${problem}.`, { filename: title.slice(0, 300) });
+    if (seen.has(title)) throw invalid('filename', `The file name "${title}" appears twice in this upload.`, { filename: title });
+    seen.add(title);
+    const contentType = kindOf(title, file.mimeType, m);
+    if (!contentType) throw await unsupported(`"${title}" (${file.mimeType})`, { filename: title });
+    let content: string;
+    try {
+      content = decoder.decode(file.data);
+    } catch {
+      throw await unsupported(`"${title}" is not UTF-8 text, so it`, { filename: title });
+    }
+    if (content.includes('\u0000')) throw await unsupported(`"${title}" is binary, so it`, { filename: title });
+    if (content.trim() === '') throw invalid('file', `The file "${title}" is empty.`, { filename: title });
+    uploads.push({ title, content, contentType });
+  }
+  return uploads;
+}
+
+// ------------------------------------------------------------------ quota
+
+/** The plan's documentation limit for this caller; undefined when none applies (`--auth none`, limit 0). */
+function documentLimit(ctx: RouteContext): { plan: string; limit: number } | undefined {
+  if (!ctx.caller.keyId) return undefined;
+  const { plan, limits } = planLimitsOf(ctx.runtime.config, ctx.caller.plan);
+  return limits.documentBytes > 0 ? { plan, limit: limits.documentBytes } : undefined;
+}
+
+/**
+ * Refuses uploads that would take the tenant past its documentation quota, measured as the index measures
+ * it (the characters of each document's text; a replaced document's old size no longer counts).
+ */
+async function checkQuota(ctx: RouteContext, stored: DocumentInfo[], uploads: Upload[]): Promise<void> {
+  const quota = documentLimit(ctx);
+  if (!quota) return;
+  const { documentId } = await import('../../docs/prepare.js');
+  const sizes = new Map(stored.map((d) => [d.id, d.chars]));
+  const used = stored.reduce((sum, d) => sum + d.chars, 0);
+  const growth = uploads.reduce((sum, u) => sum + u.content.length - (sizes.get(documentId(u.title)) ?? 0), 0);
+  if (growth > 0 && used + growth > quota.limit) {
+    throw new HttpError(
+      429,
+      'quota_exceeded',
+      `Tenant "${ctx.caller.tenant}" stores ${used} bytes of documentation; the ${quota.plan} plan allows ${quota.limit} and this upload adds ${growth}. ` +
+        'Remove documents (DELETE /v1/documents/:id) or move the key to a larger plan.',
+      { limit: quota.limit, used, quota: 'document_bytes', plan: quota.plan, retry_after_seconds: 86_400 },
+      { 'retry-after': '86400' },
+    );
+  }
+}
+
+// ------------------------------------------------------------------ routes
+
+function isMultipart(ctx: RouteContext): boolean {
+  return (ctx.req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase() === 'multipart/form-data';
+}
+
+export const routes: Route[] = [
+  {
+    method: 'POST',
+    path: '/v1/documents',
+    auth: 'key',
+    body: 'raw',
+    async handle(ctx) {
+      const type = ctx.req.headers['content-type'];
+      if (type !== undefined && !isMultipart(ctx) && !/^application\/([\w.+-]*\+)?json\s*(;|$)/i.test(type)) {
+        throw new HttpError(415, 'unsupported_media_type', `Send the documents as JSON ("Content-Type: application/json") or as files in multipart/form-data (got "${type.slice(0, 100)}").`);
+      }
+      const encoding = ctx.req.headers['content-encoding'];
+      if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
+        throw new HttpError(415, 'unsupported_encoding', 'Compressed request bodies are not accepted; send the upload uncompressed.');
+      }
+      const uploads = isMultipart(ctx) ? await readMultipartUpload(ctx) : await readJsonUpload(ctx);
+      const index = await indexOf(ctx);
+      await checkQuota(ctx, await index.listDocuments(), uploads);
+
+      const results: Awaited<ReturnType<DocIndex['ingestDocument']>>[] = [];
+      for (const upload of uploads) {
+        try {
+          results.push(await index.ingestDocument(upload, 'upload'));
+        } catch (error) {
+          if (!(error instanceof ToolError)) throw error;
+          // Stored documents stay stored (each is one atomic step); say which, so the caller can retry the rest.
+          throw new HttpError(statusForToolError(error.code), error.code, error.message, {
+            ...error.details,
+            title: upload.title,
+            stored: results.map((r, i) => ({ title: uploads[i]!.title, status: r.status })),
+          });
+        }
+      }
+      const listed = new Map((await index.listDocuments()).map((d) => [d.id, d]));
+      const documents = results.map((r, i): UploadedDocument => {
+        const doc = listed.get(r.id);
+        // Removed again by a concurrent DELETE: report what was written.
+        if (!doc) return { id: r.id, title: uploads[i]!.title, content_type: uploads[i]!.contentType, chunks: r.chunks, chars: uploads[i]!.content.length, updated_at: new Date().toISOString(), status: r.status };
+        return { ...record(doc), status: r.status };
+      });
+      const body: UploadResponse = { documents };
+      return { status: results.some((r) => r.status === 'added') ? 201 : 200, body };
+    },
+  },
+  {
+    method: 'GET',
+    path: '/v1/documents',
+    auth: 'key',
+    async handle(ctx) {
+      const docs = await (await indexOf(ctx)).listDocuments();
+      const body: DocumentListResponse = {
+        documents: docs.map(record),
+        usage: { document_bytes: docs.reduce((sum, d) => sum + d.chars, 0), limit: documentLimit(ctx)?.limit ?? null },
+      };
+      return { status: 200, body };
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/v1/documents/:id',
+    auth: 'key',
+    async handle(ctx) {
+      const id = ctx.params.id!;
+      const index = await indexOf(ctx);
+      // By id only, within the key's tenant: another tenant's id is simply not found here.
+      const doc = (await index.listDocuments()).find((d) => d.id === id);
+      const notFound = () =>
+        new HttpError(404, 'not_found', `No document with id "${id.slice(0, 100)}" in this tenant. GET /v1/documents lists the documents and their ids.`);
+      if (!doc) throw notFound();
+      // Confirmation: a DELETE from a program is itself the explicit request for this one document, so it runs.
+      // A request marked as an agent's (X-Agent-Client, agent User-Agent) follows the policy for destructive
+      // operations like any tool call: never auto-confirmed, so it needs the token of a first, refused call.
+      if (ctx.caller.agentMode) requireConfirmation(ctx, doc);
+      if (!(await index.removeDocument(doc.id))) throw notFound();
+      return { status: 204 };
+    },
+  },
+];
+
+function requireConfirmation(ctx: RouteContext, doc: DocumentInfo): void {
+  const ledger = ctx.runtime.services.confirmations;
+  const decision = decide('destructive', true, ledger.settings);
+  if (!decision.confirm) return;
+  const subject = { tenant: ctx.caller.tenant, tool: 'DELETE /v1/documents/:id', args: { id: doc.id } };
+  const given = ctx.req.headers[CONFIRMATION_HEADER];
+  if (typeof given === 'string' && ledger.redeem(subject, given.trim())) return;
+  const token = ledger.issue(subject);
+  const summary = `remove "${doc.title}" (${doc.chunks} chunks) from the documentation of tenant "${ctx.caller.tenant}"`;
+  throw new HttpError(
+    409,
+    'confirmation_required',
+    `Confirmation required (${decision.reason}): ${summary}. Nothing has been done yet. Show this to the user; if they agree, ` +
+      `repeat the request with the header "X-Confirmation-Token: ${token}" (valid ${ledger.settings.confirmationTtlSeconds} s, once).`,
+    { confirmation_token: token, summary, document: record(doc) },
+  );
+}

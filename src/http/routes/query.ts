@@ -1,0 +1,61 @@
+/**
+ * `POST /v1/query` `{ question, top_k? }`: asks the key's tenant's documentation. The answer is the Query
+ * result of DESIGN.md exactly (`{ grounded, answer?, sources, confidence, reason? }`), produced by the
+ * rag_query tool through invokeTool: one query path for MCP, REST and this route, with the tool's own input
+ * schema (question 1..2000 characters, top_k 1..20, default 5).
+ *
+ * 200 with the result (a refusal, `grounded: false`, is a result too); 400 naming the field for bad input.
+ */
+import { invokeTool } from '../../catalog/invoke.js';
+import type { QueryRequest, QueryResult } from '../../client/types.js';
+import { toolRegistry } from '../../mcp/catalog.js';
+import { HttpError, type Route } from '../route.js';
+import { statusForToolError } from './tools.js';
+
+const FIELDS: readonly (keyof QueryRequest)[] = ['question', 'top_k'];
+
+export const routes: Route[] = [
+  {
+    method: 'POST',
+    path: '/v1/query',
+    auth: 'key',
+    body: 'json',
+    async handle(ctx) {
+      const body = ctx.body;
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+        throw new HttpError(400, 'invalid_arguments', 'Send a JSON object { "question": "...", "top_k": 5 }.', { field: 'body' });
+      }
+      const unknown = Object.keys(body).filter((k) => !(FIELDS as readonly string[]).includes(k));
+      if (unknown.length) {
+        throw new HttpError(400, 'invalid_arguments', `Unknown field "${unknown[0]!.slice(0, 50)}"; accepted: ${FIELDS.join(', ')}.`, { field: unknown[0]!.slice(0, 50) });
+      }
+      const tool = (await toolRegistry()).findTool('rag_query');
+      if (!tool) throw new Error('the rag_query tool is missing from the registry');
+      const checked = tool.input.safeParse(body);
+      if (!checked.success) {
+        const issue = checked.error.issues[0]!;
+        const field = issue.path.map(String).join('.') || 'body';
+        const missing = (body as Record<string, unknown>)[field] === undefined && issue.code === 'invalid_type';
+        throw new HttpError(400, 'invalid_arguments', missing ? `"${field}" is required.` : `Invalid "${field}": ${issue.message}.`, { field });
+      }
+
+      const { config, services, logger } = ctx.runtime;
+      const aborted = new AbortController();
+      ctx.res.once('close', () => {
+        if (!ctx.res.writableFinished) aborted.abort();
+      });
+      const outcome = await invokeTool(tool, body, {
+        config,
+        services,
+        logger,
+        tenant: ctx.caller.tenant,
+        tenantBound: config.http.auth === 'key',
+        agentMode: ctx.caller.agentMode,
+        transport: 'rest',
+        signal: aborted.signal,
+      });
+      if (!outcome.ok) throw new HttpError(statusForToolError(outcome.code), outcome.code, outcome.message, outcome.details);
+      return { status: 200, body: outcome.value as QueryResult };
+    },
+  },
+];
