@@ -171,6 +171,30 @@ export class DocIndex {
     });
   }
 
+  /**
+   * Ingests several documents (a multi-file upload) in one exclusive step, with one index refresh. A document
+   * that cannot be ingested throws before anything is written (unless the upload spans several commit
+   * batches of COMMIT_CHUNKS). Results in input order.
+   */
+  async ingestDocuments(inputs: DocumentInput[], origin = 'upload'): Promise<{ id: string; status: 'added' | 'updated' | 'unchanged'; chunks: number }[]> {
+    const summary: IngestSummary = { added: 0, updated: 0, unchanged: 0, removed: 0, chunks: 0, seconds: 0, skipped: [] };
+    return this.store.exclusive(async () => {
+      const existing = new Map((await this.store.summaries()).map((d) => [d.doc_id, d]));
+      const writer = this.writer(summary);
+      const results: { id: string; status: 'added' | 'updated' | 'unchanged'; chunks: number }[] = [];
+      for (const input of inputs) {
+        const { added, updated } = summary;
+        await writer.put(input, origin, existing, true);
+        const id = documentId(input.title.trim());
+        const status = summary.added > added ? 'added' : summary.updated > updated ? 'updated' : 'unchanged';
+        results.push({ id, status, chunks: existing.get(id)?.chunks ?? 0 });
+      }
+      await writer.flush();
+      if (summary.added || summary.updated) await this.finishIngest();
+      return results;
+    });
+  }
+
   /** Batches prepared documents into commits; decides added / updated / unchanged by content hash. */
   private writer(summary: IngestSummary) {
     let pending: PreparedDocument[] = [];

@@ -271,6 +271,17 @@ describe('hostile and malformed uploads are refused and store nothing', () => {
     expect((await send(`${app.url}/v1/documents/${id}`, { method: 'DELETE', key: keyA })).status).toBe(204);
   });
 
+  it('a file the index cannot use (no text) fails the whole upload: the other files are not stored', async () => {
+    const reply = await uploadFiles(app.url, keyA, [
+      { filename: 'fine.md', content: '# Fine\n\nA perfectly good document.' },
+      { filename: 'hollow.html', content: '<html><head><script>var x = 1;</script></head><body><img src="a.png"></body></html>' },
+    ]);
+    expect(reply.status, reply.text).toBe(400);
+    expect(reply.body.error).toMatchObject({ code: 'invalid_arguments' });
+    expect(reply.body.error.message).toContain('hollow.html');
+    expect(await titles(app.url, keyA)).toEqual(before);
+  });
+
   it('malformed multipart is 400', async () => {
     const post = (contentType: string, body: string | Buffer) => send(`${app.url}/v1/documents`, { method: 'POST', key: keyA, headers: { 'content-type': contentType }, body });
     const noBoundary = await post('multipart/form-data', '--x\r\n\r\n');

@@ -2,9 +2,10 @@
  * Documentation management for the key's tenant:
  *
  * - `POST /v1/documents`: JSON `{ title, content, content_type?, url? }`, or `multipart/form-data` with one or
- *   more files, each stored under its file name. All-or-nothing validation: names, kinds, sizes and the
- *   documentation quota are checked for every file before anything is written. 201 when a document was
- *   added, else 200; the body lists each document with `status` (`added` | `updated` | `unchanged`).
+ *   more files, each stored under its file name. All or nothing: names, kinds, sizes and the documentation
+ *   quota are checked for every file, then the index ingests them in one step (DocIndex.ingestDocuments).
+ *   201 when a document was added, else 200; the body lists each document with `status`
+ *   (`added` | `updated` | `unchanged`).
  * - `GET /v1/documents`: the tenant's documents, ordered by title, with the quota usage.
  * - `DELETE /v1/documents/:id`: 204; 404 when the tenant has no such document (another tenant's id
  *   included: ids never reach across tenants).
@@ -313,19 +314,13 @@ export const routes: Route[] = [
       const index = await indexOf(ctx);
       await checkQuota(ctx, await index.listDocuments(), uploads);
 
-      const results: Awaited<ReturnType<DocIndex['ingestDocument']>>[] = [];
-      for (const upload of uploads) {
-        try {
-          results.push(await index.ingestDocument(upload, 'upload'));
-        } catch (error) {
-          if (!(error instanceof ToolError)) throw error;
-          // Stored documents stay stored (each is one atomic step); say which, so the caller can retry the rest.
-          throw new HttpError(statusForToolError(error.code), error.code, error.message, {
-            ...error.details,
-            title: upload.title,
-            stored: results.map((r, i) => ({ title: uploads[i]!.title, status: r.status })),
-          });
-        }
+      let results: Awaited<ReturnType<DocIndex['ingestDocuments']>>;
+      try {
+        // One step for the whole upload: a document the index refuses leaves every document as it was.
+        results = await index.ingestDocuments(uploads, 'upload');
+      } catch (error) {
+        if (!(error instanceof ToolError)) throw error;
+        throw new HttpError(statusForToolError(error.code), error.code, error.message, error.details);
       }
       const listed = new Map((await index.listDocuments()).map((d) => [d.id, d]));
       const documents = results.map((r, i): UploadedDocument => {
