@@ -59,6 +59,8 @@ interface Graded {
   /** Retrieval alone (before any refusal): top-ranked document right; share of sources in the top 5. */
   rankHit1: boolean;
   rankRecall5: number;
+  /** The answer, or the draft a refusal withheld, contains an expected string. */
+  draftMatch: boolean;
 }
 
 export interface Metrics {
@@ -72,8 +74,10 @@ export interface Metrics {
   false_refusal: number;
   ece: number;
   ece_answered: number;
-  /** Retrieval before refusal decisions. */
-  ranking: { hit_at_1: number; recall_at_5: number };
+  /** Mean length in characters of the answers given (grounded results). */
+  answer_chars: number;
+  /** Retrieval before refusal decisions, and the answer a refusal withheld counted as given. */
+  ranking: { hit_at_1: number; recall_at_5: number; answer_match: number };
   latency_ms: { p50: number; p90: number; p95: number; p99: number };
   ingest?: { documents: number; chunks: number; seconds: number };
 }
@@ -112,7 +116,8 @@ function grade(q: Question, result: QueryResult, ms: number, trace?: QueryTrace)
   const ranked = trace?.ranked.slice(0, 5) ?? files;
   const rankHit1 = answerable && q.sources.includes(ranked[0] ?? '');
   const rankRecall5 = answerable ? q.sources.filter((s) => ranked.includes(s)).length / q.sources.length : 0;
-  return { q, result, ms, trace, hit1, recall5, match, right, rankHit1, rankRecall5 };
+  const draftMatch = answerable && q.answer_any.some((a) => given.includes(a.toLowerCase()));
+  return { q, result, ms, trace, hit1, recall5, match, right, rankHit1, rankRecall5, draftMatch };
 }
 
 function metricsOf(graded: Graded[]): Metrics {
@@ -131,7 +136,8 @@ function metricsOf(graded: Graded[]): Metrics {
     false_refusal: share(ans.filter((g) => !g.result.grounded).length, ans.length),
     ece: ece(graded.map((g) => ({ p: g.result.confidence, y: g.right }))),
     ece_answered: ece(graded.filter((g) => g.result.grounded).map((g) => ({ p: g.result.confidence, y: g.right }))),
-    ranking: { hit_at_1: share(ans.filter((g) => g.rankHit1).length, ans.length), recall_at_5: share(ans.reduce((s, g) => s + g.rankRecall5, 0), ans.length) },
+    answer_chars: Math.round(graded.filter((g) => g.result.grounded).reduce((s, g, _, a) => s + (g.result.answer ?? '').length / a.length, 0)),
+    ranking: { hit_at_1: share(ans.filter((g) => g.rankHit1).length, ans.length), recall_at_5: share(ans.reduce((s, g) => s + g.rankRecall5, 0), ans.length), answer_match: share(ans.filter((g) => g.draftMatch).length, ans.length) },
     latency_ms: { p50: percentile(ms, 50), p90: percentile(ms, 90), p95: percentile(ms, 95), p99: percentile(ms, 99) },
   };
 }
@@ -327,8 +333,10 @@ function summaryRows(results: { label: string; m: Metrics }[]): [string, ...(str
   rows.push(['false refusal', ...results.map((r) => f(r.m.false_refusal)), TARGETS.false_refusal!]);
   rows.push(['calibration error (ECE)', ...results.map((r) => f(r.m.ece)), TARGETS.ece!]);
   rows.push(['ECE, answered only', ...results.map((r) => f(r.m.ece_answered)), '']);
+  rows.push(['mean answer chars', ...results.map((r) => r.m.answer_chars), '']);
   rows.push(['ranking hit@1 (no refusal)', ...results.map((r) => f(r.m.ranking.hit_at_1)), '']);
   rows.push(['ranking recall@5', ...results.map((r) => f(r.m.ranking.recall_at_5)), '']);
+  rows.push(['answer match (no refusal)', ...results.map((r) => f(r.m.ranking.answer_match)), '']);
   rows.push(['latency p50 ms', ...results.map((r) => r.m.latency_ms.p50), '']);
   rows.push(['latency p95 ms', ...results.map((r) => r.m.latency_ms.p95), TARGETS.p95!]);
   rows.push(['latency p99 ms', ...results.map((r) => r.m.latency_ms.p99), '']);
