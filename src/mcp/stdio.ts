@@ -6,6 +6,9 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { Runtime } from '../runtime.js';
 import { createMcpServer } from './server.js';
 
+/** How long after connecting the startup line is written (see `announce`). */
+const STARTUP_LOG_DELAY_MS = 200;
+
 export async function serveStdio(runtime: Runtime): Promise<void> {
   const { config, logger, services } = runtime;
   const server = createMcpServer({
@@ -17,10 +20,19 @@ export async function serveStdio(runtime: Runtime): Promise<void> {
     identify: () => ({ tenant: config.tenant, tenantBound: false, agentMode: config.policy.agentEnv }),
   });
   const transport = new StdioServerTransport();
+  // The startup line is written shortly after connecting, or at shutdown if that comes first: the logger
+  // (pino) loads on first use, and the host's first requests (initialize, tools/list) should not wait for it.
+  let announced = false;
+  const announce = () => {
+    if (announced) return;
+    announced = true;
+    logger.info({ tenant: config.tenant, agentMode: config.policy.agentEnv, dataDir: config.dataDir }, 'docent MCP server on stdio');
+  };
   let closing = false;
   const shutdown = async (why: string) => {
     if (closing) return;
     closing = true;
+    announce();
     logger.info({ why }, 'shutting down');
     await server.close().catch(() => undefined);
     await runtime.close().catch(() => undefined);
@@ -30,5 +42,5 @@ export async function serveStdio(runtime: Runtime): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   await server.connect(transport);
-  logger.info({ tenant: config.tenant, agentMode: config.policy.agentEnv, dataDir: config.dataDir }, 'docent MCP server on stdio');
+  setTimeout(announce, STARTUP_LOG_DELAY_MS);
 }

@@ -78,10 +78,10 @@ describe('docent serve (stdio)', () => {
     expect(textOf(bad)).toMatch(/Invalid arguments for calculator: `a`/);
   });
 
-  it('kept stdout to protocol (no transport errors) and logged to stderr', () => {
+  it('kept stdout to protocol (no transport errors) and logged to stderr', async () => {
     expect(transportErrors).toEqual([]);
-    const logLines = stderr.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { msg: string; level: number });
-    expect(logLines.some((l) => l.msg === 'docent MCP server on stdio')).toBe(true);
+    const messages = () => stderr.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { msg: string }).msg);
+    await expect.poll(messages, { timeout: 5000 }).toContain('docent MCP server on stdio');
   });
 });
 

@@ -1,0 +1,48 @@
+/**
+ * The deferred logger: importing src/logging and creating a logger does not load pino; the first use does,
+ * and then it behaves as pino (JSON on stderr, redaction, children, level changes).
+ */
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+
+const LOGGING = new URL('../../dist/src/logging.js', import.meta.url).href;
+
+function run(script: string): Promise<{ stdout: string; stderr: string; code: number | null }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ stdout, stderr, code }));
+  });
+}
+
+describe('createLogger', () => {
+  it('loads pino on first use only, then logs JSON to stderr with secrets redacted', async () => {
+    const { stdout, stderr, code } = await run(`
+      import { createRequire } from 'node:module';
+      const cache = createRequire(import.meta.url).cache;
+      const pinoLoaded = () => Object.keys(cache).some((f) => f.includes('/node_modules/pino/'));
+      const { createLogger } = await import(${JSON.stringify(LOGGING)});
+      const logger = createLogger('info', 'probe');
+      const before = pinoLoaded();
+      logger.debug('hidden at info');
+      const after = pinoLoaded();
+      logger.info({ apiKey: 'sk-secret', user: { password: 'hunter2' }, tenant: 'acme' }, 'first');
+      logger.child({ tool: 'calculator' }).warn('from a child');
+      logger.level = 'debug';
+      logger.debug('now visible');
+      console.log(JSON.stringify({ before, after, level: logger.level, enabled: logger.isLevelEnabled('debug') }));
+    `);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({ before: false, after: true, level: 'debug', enabled: true });
+    const lines = stderr.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => l.msg)).toEqual(['first', 'from a child', 'now visible']);
+    expect(lines[0]).toMatchObject({ level: 30, name: 'probe', apiKey: '[redacted]', user: { password: '[redacted]' }, tenant: 'acme' });
+    expect(lines[1]).toMatchObject({ level: 40, tool: 'calculator' });
+    expect(stderr).not.toContain('sk-secret');
+    expect(stderr).not.toContain('hunter2');
+  });
+});
