@@ -1,8 +1,10 @@
 /**
  * A local stand-in for an external service: an HTTP server on 127.0.0.1, port 0, whose handler returns the
  * real response shapes of that service. Records every request so tests can assert what was (not) sent.
+ * With `tls` it serves HTTPS with that key and certificate instead.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 export interface RecordedRequest {
@@ -24,10 +26,17 @@ export interface FixtureServer {
   close(): Promise<void>;
 }
 
-export async function startFixtureServer(handler: FixtureHandler = (_req, res) => res.writeHead(404).end()): Promise<FixtureServer> {
+export interface FixtureOptions {
+  tls?: { key: string; cert: string };
+}
+
+export async function startFixtureServer(
+  handler: FixtureHandler = (_req, res) => res.writeHead(404).end(),
+  options: FixtureOptions = {},
+): Promise<FixtureServer> {
   let current = handler;
   const requests: RecordedRequest[] = [];
-  const server = createServer((req, res) => {
+  const listener: RequestListener = (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -38,11 +47,12 @@ export async function startFixtureServer(handler: FixtureHandler = (_req, res) =
         res.end(String(error));
       });
     });
-  });
+  };
+  const server = options.tls ? createHttpsServer(options.tls, listener) : createServer(listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     port,
     requests,
     handle(next) {

@@ -5,15 +5,14 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type ServerResponse } from 'node:https';
-import { isIP, type AddressInfo } from 'node:net';
+import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { silentLogger } from '../../../src/logging.js';
 import type { ResolvedAddress, Resolver } from '../../../src/net/destination.js';
 import type { NetworkOptions } from '../../../src/net/fetch.js';
 import { Outbound } from '../../../src/net/outbound.js';
-import type { FixtureHandler, FixtureServer, RecordedRequest } from '../../helpers/fixture-server.js';
+import { startFixtureServer, type FixtureHandler, type FixtureServer } from '../../helpers/fixture-server.js';
 import { startHarness, type Harness, type HarnessOptions } from '../../helpers/harness.js';
 
 /** Names the test certificate is valid for (no IP address: TLS must be checked against the name). */
@@ -39,37 +38,9 @@ export function testCertificate(): { key: string; cert: string } {
   }
 }
 
-/** Like the shared fixture server, over HTTPS with the test certificate. */
-export async function startHttpsFixture(handler: FixtureHandler = (_req, res) => res.writeHead(404).end()): Promise<FixtureServer> {
-  let current = handler;
-  const requests: RecordedRequest[] = [];
-  const server = createServer(testCertificate(), (req, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const recorded = { method: req.method ?? 'GET', url: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
-      requests.push(recorded);
-      Promise.resolve(current(recorded, res)).catch((error: unknown) => {
-        if (!res.headersSent) res.writeHead(500);
-        res.end(String(error));
-      });
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `https://127.0.0.1:${port}`,
-    port,
-    requests,
-    handle(next) {
-      current = next;
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+/** The shared fixture server, over HTTPS with the test certificate. */
+export function startHttpsFixture(handler?: FixtureHandler): Promise<FixtureServer> {
+  return startFixtureServer(handler, { tls: testCertificate() });
 }
 
 /** A resolver from a fixed table; unknown names fail like NXDOMAIN. Records every name asked. */
