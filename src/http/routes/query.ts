@@ -6,11 +6,10 @@
  *
  * 200 with the result (a refusal, `grounded: false`, is a result too); 400 naming the field for bad input.
  */
-import { invokeTool } from '../../catalog/invoke.js';
 import type { QueryRequest, QueryResult } from '../../client/types.js';
 import { toolRegistry } from '../../mcp/catalog.js';
 import { HttpError, type Route } from '../route.js';
-import { statusForToolError } from './tools.js';
+import { invokeForRequest, statusForToolError } from './tools.js';
 
 const FIELDS: readonly (keyof QueryRequest)[] = ['question', 'top_k'];
 
@@ -39,21 +38,7 @@ export const routes: Route[] = [
         throw new HttpError(400, 'invalid_arguments', missing ? `"${field}" is required.` : `Invalid "${field}": ${issue.message}.`, { field });
       }
 
-      const { config, services, logger } = ctx.runtime;
-      const aborted = new AbortController();
-      ctx.res.once('close', () => {
-        if (!ctx.res.writableFinished) aborted.abort();
-      });
-      const outcome = await invokeTool(tool, body, {
-        config,
-        services,
-        logger,
-        tenant: ctx.caller.tenant,
-        tenantBound: config.http.auth === 'key',
-        agentMode: ctx.caller.agentMode,
-        transport: 'rest',
-        signal: aborted.signal,
-      });
+      const outcome = await invokeForRequest(ctx, tool, body);
       if (!outcome.ok) throw new HttpError(statusForToolError(outcome.code), outcome.code, outcome.message, outcome.details);
       return { status: 200, body: outcome.value as QueryResult };
     },

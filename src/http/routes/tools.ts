@@ -6,10 +6,11 @@
  * from the error code (statusForToolError). A call that needs confirmation answers 409 with
  * `error.confirmation_token`; repeat the call with `"confirmation_token": "<token>"` in the arguments.
  */
-import { invokeTool } from '../../catalog/invoke.js';
+import type { AnyTool } from '../../catalog/definition.js';
+import { invokeTool, type ToolCallOutcome } from '../../catalog/invoke.js';
 import { toolRegistry } from '../../mcp/catalog.js';
 import { withCode } from '../respond.js';
-import { HttpError, type Route } from '../route.js';
+import { HttpError, type Route, type RouteContext } from '../route.js';
 
 const STATUS_BY_CODE: Record<string, number> = {
   invalid_arguments: 400,
@@ -32,6 +33,25 @@ export function statusForToolError(code: string): number {
   return 422;
 }
 
+/** Calls `tool` for the request's caller over REST; the call is aborted when the client goes away first. */
+export async function invokeForRequest(ctx: RouteContext, tool: AnyTool, args: unknown): Promise<ToolCallOutcome> {
+  const { config, services, logger } = ctx.runtime;
+  const aborted = new AbortController();
+  ctx.res.once('close', () => {
+    if (!ctx.res.writableFinished) aborted.abort();
+  });
+  return invokeTool(tool, args, {
+    config,
+    services,
+    logger,
+    tenant: ctx.caller.tenant,
+    tenantBound: config.http.auth === 'key',
+    agentMode: ctx.caller.agentMode,
+    transport: 'rest',
+    signal: aborted.signal,
+  });
+}
+
 export const routes: Route[] = [
   {
     method: 'POST',
@@ -43,21 +63,7 @@ export const routes: Route[] = [
       if (!tool) {
         throw new HttpError(404, 'unknown_tool', `No tool named "${ctx.params.name!.slice(0, 100)}". GET /.well-known/agent-manifest.json lists the tools.`);
       }
-      const { config, services, logger } = ctx.runtime;
-      const aborted = new AbortController();
-      ctx.res.once('close', () => {
-        if (!ctx.res.writableFinished) aborted.abort();
-      });
-      const outcome = await invokeTool(tool, ctx.body ?? {}, {
-        config,
-        services,
-        logger,
-        tenant: ctx.caller.tenant,
-        tenantBound: config.http.auth === 'key',
-        agentMode: ctx.caller.agentMode,
-        transport: 'rest',
-        signal: aborted.signal,
-      });
+      const outcome = await invokeForRequest(ctx, tool, ctx.body ?? {});
       if (outcome.ok) return { status: 200, body: { ok: true, result: outcome.value, text: outcome.text } };
       return {
         status: statusForToolError(outcome.code),
