@@ -6,14 +6,15 @@
  * inside the table's exclusive section so no writer interleaves.
  */
 import type { Logger } from '../logging.js';
-import type { RecordTable, Store } from '../storage/store.js';
+import type { Services } from '../services.js';
+import type { RecordTable, Row, Store, TableSpec } from '../storage/store.js';
 
 export const WRITES_PER_OPTIMIZE = 50;
 
 const counts = new WeakMap<Store, Map<string, number>>();
 
 /** Notes one write to `name`; every WRITES_PER_OPTIMIZE writes, compacts the table in the background. */
-export function noteWrite(store: Store, name: string, table: RecordTable, logger: Logger): void {
+function noteWrite(store: Store, name: string, table: RecordTable, logger: Logger): void {
   let tables = counts.get(store);
   if (!tables) counts.set(store, (tables = new Map()));
   const n = (tables.get(name) ?? 0) + 1;
@@ -22,4 +23,11 @@ export function noteWrite(store: Store, name: string, table: RecordTable, logger
   void table
     .exclusive(() => table.optimize())
     .catch((error: unknown) => logger.warn({ err: error, table: name }, 'table compaction failed; will retry after more writes'));
+}
+
+/** Opens a tenant record table; call `wrote()` after each write to it so it is compacted in time. */
+export async function openTenantTable<R extends Row>(services: Services, spec: TableSpec): Promise<{ table: RecordTable<R>; wrote: () => void }> {
+  const store = await services.store();
+  const table = await store.records<R>(spec);
+  return { table, wrote: () => noteWrite(store, spec.name, table, services.logger) };
 }

@@ -5,10 +5,10 @@
  * plan). Prices are stored in whole cents so arithmetic on them is exact.
  */
 import type { Services } from '../services.js';
-import type { RecordTable, Store, TableSpec } from '../storage/store.js';
+import type { RecordTable, TableSpec } from '../storage/store.js';
 import { ToolError } from '../errors.js';
 import { newId, nowIso } from './fields.js';
-import { noteWrite } from './maintenance.js';
+import { openTenantTable } from './maintenance.js';
 
 export interface PlanRow {
   [column: string]: unknown;
@@ -76,9 +76,8 @@ export class PlanStore {
   ) {}
 
   static async open(services: Services): Promise<PlanStore> {
-    const store: Store = await services.store();
-    const table = await store.records<PlanRow>(PLANS_TABLE);
-    return new PlanStore(table, () => noteWrite(store, PLANS_TABLE.name, table, services.logger));
+    const { table, wrote } = await openTenantTable<PlanRow>(services, PLANS_TABLE);
+    return new PlanStore(table, wrote);
   }
 
   /** The tenant's plans, oldest first (ties by name): a stable order. */

@@ -11,9 +11,9 @@ import { randomBytes } from 'node:crypto';
 import { ToolError } from '../errors.js';
 import type { Services } from '../services.js';
 import type { Platform } from '../social/platforms.js';
-import type { RecordTable, Store, TableSpec } from '../storage/store.js';
+import type { RecordTable, TableSpec } from '../storage/store.js';
 import { newId, nowIso, RECORD_ID } from './fields.js';
-import { noteWrite } from './maintenance.js';
+import { openTenantTable } from './maintenance.js';
 
 export const POST_STATUSES = ['draft', 'scheduled', 'posted', 'failed'] as const;
 export type PostStatus = (typeof POST_STATUSES)[number];
@@ -78,9 +78,8 @@ export class PostStore {
   ) {}
 
   static async open(services: Services): Promise<PostStore> {
-    const store: Store = await services.store();
-    const table = await store.records<PostRow>(POSTS_TABLE);
-    return new PostStore(table, () => noteWrite(store, POSTS_TABLE.name, table, services.logger));
+    const { table, wrote } = await openTenantTable<PostRow>(services, POSTS_TABLE);
+    return new PostStore(table, wrote);
   }
 
   /** Updates one post of the tenant and notes the write. */

@@ -7,11 +7,11 @@
  */
 import { ToolError } from '../errors.js';
 import type { Services } from '../services.js';
-import type { RecordTable, Store, TableSpec } from '../storage/store.js';
+import type { RecordTable, TableSpec } from '../storage/store.js';
 import { daysBetween } from './dates.js';
 import { newId, nowIso, RECORD_ID } from './fields.js';
 import { LAUNCH_SEQUENCE, stepDate } from './launch.js';
-import { noteWrite } from './maintenance.js';
+import { openTenantTable } from './maintenance.js';
 
 export const TASK_CATEGORIES = ['prep', 'launch', 'post_launch', 'content', 'community'] as const;
 export type TaskCategory = (typeof TASK_CATEGORIES)[number];
@@ -79,9 +79,8 @@ export class TaskStore {
   ) {}
 
   static async open(services: Services): Promise<TaskStore> {
-    const store: Store = await services.store();
-    const table = await store.records<TaskRow>(TASKS_TABLE);
-    return new TaskStore(table, () => noteWrite(store, TASKS_TABLE.name, table, services.logger));
+    const { table, wrote } = await openTenantTable<TaskRow>(services, TASKS_TABLE);
+    return new TaskStore(table, wrote);
   }
 
   async add(tenant: string, task: NewTask, now = new Date()): Promise<TaskRow> {
