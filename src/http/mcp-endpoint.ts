@@ -97,22 +97,20 @@ export class McpEndpoint {
     await this.open(ctx);
   }
 
-  async get(ctx: RouteContext): Promise<void> {
-    if (this.runtime.config.http.stateless) return this.notInStateless(ctx);
-    const id = ctx.req.headers[SESSION_HEADER];
-    if (typeof id !== 'string') {
-      rpcError(ctx.res, 400, -32000, 'Bad Request: the Mcp-Session-Id header is required to open a stream.');
-      return;
-    }
-    const session = this.lookup(ctx, id);
-    if (session) await this.forward(session, ctx);
+  get(ctx: RouteContext): Promise<void> {
+    return this.toSession(ctx, 'Bad Request: the Mcp-Session-Id header is required to open a stream.');
   }
 
-  async delete(ctx: RouteContext): Promise<void> {
+  delete(ctx: RouteContext): Promise<void> {
+    return this.toSession(ctx, 'Bad Request: the Mcp-Session-Id header names the session to end.');
+  }
+
+  /** GET and DELETE: only for an existing session; `noId` is the 400 message when the header is missing. */
+  private async toSession(ctx: RouteContext, noId: string): Promise<void> {
     if (this.runtime.config.http.stateless) return this.notInStateless(ctx);
     const id = ctx.req.headers[SESSION_HEADER];
     if (typeof id !== 'string') {
-      rpcError(ctx.res, 400, -32000, 'Bad Request: the Mcp-Session-Id header names the session to end.');
+      rpcError(ctx.res, 400, -32000, noId);
       return;
     }
     const session = this.lookup(ctx, id);
