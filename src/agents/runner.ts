@@ -18,7 +18,7 @@ import { ToolError } from '../errors.js';
 import type { ChatMessage, ChatModel, ToolCall } from '../model/types.js';
 import { REQUIRED_SECTIONS, missingSections } from './answer-format.js';
 import { checkClaims, type Evidence } from './fact-check.js';
-import { SPAWN_TOOL, assertMaySpawn, childToolNames } from './guards.js';
+import { assertMaySpawn, childToolNames } from './guards.js';
 import { SUB_AGENT_LIMITS as LIMITS } from './limits.js';
 import { batches, readPlan } from './plan.js';
 import type { Step, SubAgentResult } from './result.js';
