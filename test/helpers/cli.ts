@@ -21,8 +21,13 @@ export interface CliResult {
 }
 
 export function runCli(args: string[], options: { env: Record<string, string>; cwd: string; node?: string }): Promise<CliResult> {
+  return runNode([CLI, ...args], options);
+}
+
+/** Runs node with `args` to completion and collects its output (environment and cwd inherited unless given). */
+export function runNode(args: string[], options: { env?: Record<string, string>; cwd?: string; node?: string } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(options.node ?? process.execPath, [CLI, ...args], { env: options.env, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(options.node ?? process.execPath, args, { env: options.env, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));

@@ -31,7 +31,7 @@ export interface FixtureOptions {
 }
 
 export async function startFixtureServer(
-  handler: FixtureHandler = (_req, res) => res.writeHead(404).end(),
+  handler: FixtureHandler = (_req, res) => void res.writeHead(404).end(),
   options: FixtureOptions = {},
 ): Promise<FixtureServer> {
   let current = handler;

@@ -2,22 +2,12 @@
  * The deferred logger: importing src/logging and creating a logger does not load pino; the first use does,
  * and then it behaves as pino (JSON on stderr, redaction, children, level changes).
  */
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { runNode } from '../helpers/cli.js';
 
 const LOGGING = new URL('../../dist/src/logging.js', import.meta.url).href;
 
-function run(script: string): Promise<{ stdout: string; stderr: string; code: number | null }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ stdout, stderr, code }));
-  });
-}
+const run = (script: string) => runNode(['--input-type=module', '-e', script]);
 
 describe('createLogger', () => {
   it('loads pino on first use only, then logs JSON to stderr with secrets redacted', async () => {
