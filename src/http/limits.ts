@@ -84,7 +84,11 @@ export interface PlanLimitOptions {
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
-function tooMany(code: 'rate_limited' | 'quota_exceeded', message: string, retryMs: number, details: Record<string, unknown>): HttpError {
+/** Retry-After of a documentation-quota refusal: stored bytes only go down when documents are removed, so a day is an honest "not soon". */
+export const DOCUMENT_QUOTA_RETRY_MS = 86_400_000;
+
+/** A 429 refusal with `Retry-After` and `retry_after_seconds` (at least 1 s). */
+export function tooMany(code: 'rate_limited' | 'quota_exceeded', message: string, retryMs: number, details: Record<string, unknown>): HttpError {
   const retry = seconds(retryMs);
   return new HttpError(429, code, message, { ...details, retry_after_seconds: retry }, { 'retry-after': String(retry) });
 }
@@ -133,8 +137,7 @@ export function planLimitsCheck(options: PlanLimitOptions = {}): AuthenticatedCh
               'quota_exceeded',
               `Tenant "${caller.tenant}" stores ${stored} bytes of documentation; the ${plan} plan allows ${limits.documentBytes}` +
                 `${stored < limits.documentBytes ? ` and this upload (${declared} bytes) would pass it` : ''}. Remove documents (DELETE /v1/documents/:id) or move the key to a larger plan.`,
-              // Stored bytes only go down when documents are removed; a day is an honest "not soon".
-              86_400_000,
+              DOCUMENT_QUOTA_RETRY_MS,
               { limit: limits.documentBytes, used: stored, quota: 'document_bytes', plan },
             );
           }

@@ -25,7 +25,7 @@ import { ToolError } from '../../errors.js';
 import { decide } from '../../policy/confirmation.js';
 import type { Runtime } from '../../runtime.js';
 import { readJsonBody } from '../body.js';
-import { planLimitsOf } from '../limits.js';
+import { DOCUMENT_QUOTA_RETRY_MS, planLimitsOf, tooMany } from '../limits.js';
 import { HttpError, type Route, type RouteContext } from '../route.js';
 import { statusForToolError } from './tools.js';
 
@@ -278,13 +278,12 @@ async function checkQuota(ctx: RouteContext, stored: DocumentInfo[], uploads: Up
   const used = stored.reduce((sum, d) => sum + d.chars, 0);
   const growth = uploads.reduce((sum, u) => sum + u.content.length - (sizes.get(documentId(u.title)) ?? 0), 0);
   if (growth > 0 && used + growth > quota.limit) {
-    throw new HttpError(
-      429,
+    throw tooMany(
       'quota_exceeded',
       `Tenant "${ctx.caller.tenant}" stores ${used} bytes of documentation; the ${quota.plan} plan allows ${quota.limit} and this upload adds ${growth}. ` +
         'Remove documents (DELETE /v1/documents/:id) or move the key to a larger plan.',
-      { limit: quota.limit, used, quota: 'document_bytes', plan: quota.plan, retry_after_seconds: 86_400 },
-      { 'retry-after': '86400' },
+      DOCUMENT_QUOTA_RETRY_MS,
+      { limit: quota.limit, used, quota: 'document_bytes', plan: quota.plan },
     );
   }
 }
