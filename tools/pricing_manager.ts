@@ -3,7 +3,7 @@ import { defineTool } from '../src/catalog/definition.js';
 import { ToolError } from '../src/errors.js';
 import { required, unexpected } from '../src/tenants/fields.js';
 import { dollars, PlanStore, type PlanRow } from '../src/tenants/plans.js';
-import { projectRevenue, suggestPricing } from '../src/tenants/pricing.js';
+import { COST_PROFILES, projectRevenue, suggestPricing, TIERS } from '../src/tenants/pricing.js';
 import { resolveTenant, tenantIdInput } from '../src/tenants/tenant.js';
 
 const ACTIONS = ['create_plan', 'list_plans', 'project_revenue', 'suggest_pricing'] as const;
@@ -45,10 +45,10 @@ const output = z.object({
   suggestion: z
     .object({
       category: z.string(),
-      cost_profile: z.enum(['lightweight', 'data', 'messaging', 'compute_heavy']),
+      cost_profile: z.enum(COST_PROFILES),
       profile_reason: z.string(),
       tiers: z.array(
-        z.object({ tier: z.enum(['free', 'paid', 'scale']), price_usd: money, requests_per_month: z.number().int(), usd_per_1000_requests: z.string(), rationale: z.string() }),
+        z.object({ tier: z.enum(TIERS), price_usd: money, requests_per_month: z.number().int(), usd_per_1000_requests: z.string(), rationale: z.string() }),
       ),
       rules: z.array(z.string()),
       comparison: z.array(
@@ -57,7 +57,7 @@ const output = z.object({
           price_usd: money,
           requests_per_month: z.number().int(),
           usd_per_1000_requests: z.string().nullable(),
-          compared_with: z.enum(['free', 'paid', 'scale']),
+          compared_with: z.enum(TIERS),
           assessment: z.string(),
         }),
       ),

@@ -75,7 +75,11 @@ export function projectRevenue(plans: readonly PlanRow[], subscribers: Readonly<
 }
 
 /** How expensive one request is to serve: the one input of the suggestion rules. */
-export type CostProfile = 'lightweight' | 'data' | 'messaging' | 'compute_heavy';
+export const COST_PROFILES = ['lightweight', 'data', 'messaging', 'compute_heavy'] as const;
+export type CostProfile = (typeof COST_PROFILES)[number];
+
+export const TIERS = ['free', 'paid', 'scale'] as const;
+export type Tier = (typeof TIERS)[number];
 
 interface ProfileRule {
   profile: CostProfile;
@@ -130,7 +134,7 @@ export const PRICING_RULES: readonly string[] = [
 ];
 
 export interface SuggestedTier {
-  tier: 'free' | 'paid' | 'scale';
+  tier: Tier;
   price_usd: string;
   requests_per_month: number;
   usd_per_1000_requests: string;
@@ -142,7 +146,7 @@ export interface PlanComparison {
   price_usd: string;
   requests_per_month: number;
   usd_per_1000_requests: string | null;
-  compared_with: 'free' | 'paid' | 'scale';
+  compared_with: Tier;
   assessment: string;
 }
 
