@@ -2,7 +2,7 @@ import type { Stats } from 'node:fs';
 import { z } from 'zod';
 import { defineTool } from '../src/catalog/definition.js';
 import { ToolError } from '../src/errors.js';
-import { MAX_LIST_DEPTH, MAX_LIST_ENTRIES, countBelow, listDirectory, readText, remove, tooLarge, typeOf, writeAtomic } from '../src/workspace/files.js';
+import { ENTRY_TYPES, MAX_LIST_DEPTH, MAX_LIST_ENTRIES, countBelow, listDirectory, readText, remove, tooLarge, typeOf, writeAtomic } from '../src/workspace/files.js';
 import { MAX_FILE_BYTES, Workspace, codeOf, type ResolvedPath } from '../src/workspace/sandbox.js';
 
 const OPERATIONS = ['read', 'write', 'list', 'delete'] as const;
@@ -11,7 +11,7 @@ type Operation = (typeof OPERATIONS)[number];
 const entry = z.object({
   path: z.string().describe('Relative to the workspace root'),
   name: z.string(),
-  type: z.enum(['file', 'directory', 'symlink', 'other']),
+  type: z.enum(ENTRY_TYPES),
   size: z.number().int().optional().describe('Bytes, for files'),
 });
 
@@ -23,7 +23,7 @@ const output = z.object({
   created: z.boolean().optional().describe('True when write created the file, false when it replaced one'),
   entries: z.array(entry).optional().describe('Directory entries sorted by path (list)'),
   truncated: z.boolean().optional().describe(`True when a recursive list stopped at ${MAX_LIST_DEPTH} levels or ${MAX_LIST_ENTRIES} entries`),
-  deleted: z.enum(['file', 'directory', 'symlink', 'other']).optional().describe('What was deleted (delete)'),
+  deleted: z.enum(ENTRY_TYPES).optional().describe('What was deleted (delete)'),
 });
 type Output = z.infer<typeof output>;
 

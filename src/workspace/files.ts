@@ -19,7 +19,8 @@ import { MAX_FILE_BYTES, codeOf, type ResolvedPath, type Workspace } from './san
 export const MAX_LIST_DEPTH = 8;
 export const MAX_LIST_ENTRIES = 1000;
 
-export type EntryType = 'file' | 'directory' | 'symlink' | 'other';
+export const ENTRY_TYPES = ['file', 'directory', 'symlink', 'other'] as const;
+export type EntryType = (typeof ENTRY_TYPES)[number];
 
 export interface Entry {
   path: string;
