@@ -123,7 +123,8 @@ export async function retrieve(
     }
     candidates.push({ chunk: entry.chunk, doc, bm25: entry.bm25, fused, coverage, matched, score: base * (1 + tuning.coverageWeight * coverage) });
   }
-  candidates.sort((a, b) => b.score - a.score);
+  // Ties (a section cut into equal chunks) in document order, so that answers do not depend on index order.
+  candidates.sort((a, b) => b.score - a.score || (a.chunk.doc_id < b.chunk.doc_id ? -1 : a.chunk.doc_id > b.chunk.doc_id ? 1 : a.chunk.ord - b.chunk.ord));
   const maxIdf = Math.max(1e-9, ...terms.map((t) => t.idf));
   const groups = new Map<string, Candidate[]>();
   for (const c of candidates) {
