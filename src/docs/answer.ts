@@ -7,7 +7,7 @@
  */
 import { analyze, type Stemmer } from './tokens.js';
 import type { QueryTerm } from './question.js';
-import type { Candidate } from './search.js';
+import { RELATED_WEIGHT, type Candidate } from './search.js';
 
 export interface Unit {
   kind: 'sentence' | 'item' | 'row' | 'code';
@@ -101,7 +101,10 @@ const SPREAD = 0.7;
 function unitScore(unit: Unit, terms: QueryTerm[], totalIdf: number, stemmer: Stemmer): number {
   const present = new Set(analyze(unit.text, { stemmer }).map((t) => t.term));
   let s = 0;
-  for (const t of terms) if (present.has(t.term)) s += t.idf;
+  for (const t of terms) {
+    if (present.has(t.term)) s += t.idf;
+    else if (t.related.some((r) => present.has(r))) s += RELATED_WEIGHT * t.idf;
+  }
   let score = s / totalIdf;
   // Very short fragments ("Default: `undefined`") say little on their own.
   if (unit.text.length < 25) score *= 0.5;

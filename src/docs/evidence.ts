@@ -2,7 +2,8 @@
  * Whether the documentation answers, from measured evidence:
  * - identifiers the question names that the documentation never mentions, and options it names that the
  *   answering document never shows (decisive on their own);
- * - how much of the question (IDF-weighted) the best passage and the best document cover;
+ * - how much of the question (IDF-weighted; related words at a lower weight) the best passage and the best
+ *   document cover;
  * - names the question uses (Python, winston, Redis) that the best document does not mention;
  * - how much of the question consists of terms found nowhere, and names or tools found nowhere;
  * - whether the question names the best document's title (its package or topic).
@@ -13,7 +14,7 @@
  */
 import type { CorpusStats } from './stats.js';
 import { absentTools, identifierKnown, missingName, type QueryTerm, type QuestionIdentifier } from './question.js';
-import { coverageOf, type Retrieval } from './search.js';
+import { coverageOf, RELATED_WEIGHT, type Retrieval } from './search.js';
 import type { Stemmer } from './tokens.js';
 
 export interface Evidence {
@@ -42,18 +43,21 @@ export function gatherEvidence(question: string, retrieval: Retrieval, identifie
   }
   for (const tool of absentTools(question, stats, stemmer)) if (!missingWeak.includes(`\`${tool}\``)) missingWeak.push(`\`${tool}\``);
   const terms: QueryTerm[] = retrieval.terms;
+  // A word found nowhere whose related words are found (src/docs/vocabulary.ts) is only partly absent.
+  const reachable = terms.filter((t) => t.known || t.related.length > 0);
   const known = terms.filter((t) => t.known);
   const totalIdf = terms.reduce((s, t) => s + t.idf, 0) || 1;
-  const absentShare = terms.filter((t) => !t.known).reduce((s, t) => s + t.idf, 0) / totalIdf;
+  const absentShare = terms.filter((t) => !t.known).reduce((s, t) => s + t.idf * (t.related.length ? 1 - RELATED_WEIGHT : 1), 0) / totalIdf;
   const absentNames = Math.min(2, new Set([...terms.filter((t) => !t.known && t.nameLike).map((t) => t.term), ...missingWeak.map((w) => w.toLowerCase().replace(/`/g, ''))]).size);
   const best = retrieval.candidates[0];
   const first = retrieval.documents[0];
   const inBest = (t: string) => Boolean(best?.matched.has(t));
   const docTerms = new Set(first ? first.chunks.slice(0, 3).flatMap((c) => [...c.matched]) : []);
+  const docRelated = new Set(first ? first.chunks.slice(0, 3).flatMap((c) => [...c.related]) : []);
   return {
     values: [
-      coverageOf(known, inBest),
-      coverageOf(known, (t) => docTerms.has(t)),
+      coverageOf(reachable, inBest, (t) => Boolean(best?.related.has(t))),
+      coverageOf(reachable, (t) => docTerms.has(t), (t) => docRelated.has(t)),
       Math.max(0, ...known.filter((t) => t.nameLike && !docTerms.has(t.term)).map((t) => t.idf / stats.idfOf(1))),
       absentShare,
       absentNames,

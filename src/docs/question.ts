@@ -11,6 +11,7 @@
  */
 import { analyze, STOP_WORDS, type Stemmer } from './tokens.js';
 import type { CorpusStats } from './stats.js';
+import { relatedTerms } from './vocabulary.js';
 
 /** Words that name a kind of API element: "the `timeout` option", "its maxKeys setting". */
 const ELEMENT_KINDS = 'option|options|setting|settings|flag|flags|parameter|param|argument|method|function|property|hook|event|keyword|field';
@@ -152,6 +153,8 @@ export interface QueryTerm {
   /** A name: written like one in the question (capitalised inside a sentence, MixedCase, ALLCAPS, digits), or by the documentation. */
   nameLike: boolean;
   count: number;
+  /** Related words (src/docs/vocabulary.ts) found in the corpus and not in the question: weaker matches for this term. */
+  related: string[];
 }
 
 /** Words of the question written like names (not merely capitalised at the start of a sentence). */
@@ -197,7 +200,12 @@ export function queryTerms(question: string, stats: CorpusStats, stemmer: Stemme
     if (!known && !t.identifier && t.term.includes('-')) continue;
     if (!known && quoted.has(t.term)) continue;
     const nameLike = Boolean(t.surface && names.has(t.surface.toLowerCase())) || (t.identifier && !known) || stats.names.has(t.term);
-    terms.set(t.term, { term: t.term, idf: known ? stats.idf(t.term) : unseenIdf, known, identifier: t.identifier, nameLike, count: 1 });
+    terms.set(t.term, { term: t.term, idf: known ? stats.idf(t.term) : unseenIdf, known, identifier: t.identifier, nameLike, count: 1, related: [] });
+  }
+  const related = relatedTerms(stemmer);
+  for (const t of terms.values()) {
+    if (t.identifier) continue;
+    t.related = (related.get(t.term) ?? []).filter((r) => !terms.has(r) && stats.has(r));
   }
   return [...terms.values()];
 }
