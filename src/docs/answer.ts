@@ -14,6 +14,8 @@ export interface Unit {
   text: string;
   /** Position in its chunk. */
   index: number;
+  /** The paragraph (list, table, code block) of its chunk that the unit belongs to. */
+  block: number;
 }
 
 export interface Quote {
@@ -22,6 +24,8 @@ export interface Quote {
   /** 1-based index into the result's sources. */
   source: number;
   score: number;
+  /** Question terms the unit names, directly or through a related word. */
+  covers: Set<string>;
 }
 
 const LIST_ITEM = /^\s{0,6}([-*+]|\d+[.)])\s+/;
@@ -33,12 +37,14 @@ export function unitsOf(text: string): Unit[] {
   const lines = text.split('\n');
   let i = 0;
   let para: string[] = [];
+  let block = -1;
   const push = (kind: Unit['kind'], t: string) => {
     const trimmed = t.trim();
-    if (trimmed) units.push({ kind, text: trimmed, index: units.length });
+    if (trimmed) units.push({ kind, text: trimmed, index: units.length, block });
   };
   const flushPara = () => {
     if (!para.length) return;
+    block++;
     const first = para[0]!;
     if (LIST_ITEM.test(first)) {
       let item: string[] = [];
@@ -66,15 +72,16 @@ export function unitsOf(text: string): Unit[] {
     if (fence) {
       flushPara();
       const marker = fence[1]!;
-      const block = [line];
+      const fenced = [line];
       i++;
       while (i < lines.length) {
-        block.push(lines[i]!);
+        fenced.push(lines[i]!);
         if (lines[i]!.trim() === marker) break;
         i++;
       }
       i++;
-      push('code', block.join('\n'));
+      block++;
+      push('code', fenced.join('\n'));
       continue;
     }
     if (!line.trim()) flushPara();
@@ -95,38 +102,114 @@ export interface AnswerOptions {
 
 export const DEFAULT_ANSWER_OPTIONS: AnswerOptions = { stemmer: 'porter', maxUnits: 6, maxChars: 1200 };
 
+/*
+ * Constants below were measured with `npm run eval -- --holdout` (answer match, shared eval / holdout), each
+ * against the chosen value of the others.
+ */
+
+/**
+ * Within-document specificity: a question term found in most chunks of a document (its package name, the
+ * words of its title) says little about which of its passages answers, so its weight for that document's
+ * units falls towards this floor (BM25 IDF over the document's chunks, scaled to [floor, 1]). 1 (off) →
+ * 0.83 / 0.84; 0.3 → 0.88 / 0.86.
+ */
+const SPECIFICITY_FLOOR = 0.3;
+/** Documents of fewer chunks than this have no meaningful within-document IDF. */
+const SPECIFICITY_MIN_CHUNKS = 4;
+/**
+ * The primary passage (best chunk of the best document) leads when its best unit scores at least this share
+ * of the best unit anywhere; otherwise the best unit leads. 0 (always the primary) → 0.85 / 0.86; 1 (always
+ * the best unit) → 0.88 / 0.84; 0.5 → 0.88 / 0.86.
+ */
+const LEAD_PRIMARY = 0.5;
 /** A further passage's best unit is quoted when it covers at least this share of what the lead covers. */
 const SPREAD = 0.7;
+/** Further units are quoted while they score at least this share of the lead. 0.35 → 0.83 / 0.84; 0.2 → 0.88 / 0.86. */
+const MIN_SHARE = 0.2;
+/**
+ * Further units are chosen by what they add (question terms no quoted unit names yet, scaled by the unit's
+ * score relative to the lead) plus this share of their own score, so that an answer spread over several
+ * sentences (the option here, its effect there) is quoted rather than the same words again. Off → 0.85 /
+ * 0.86; 0.3 → 0.88 / 0.86.
+ */
+const NOVELTY_SCORE_SHARE = 0.3;
+/**
+ * An introducing sentence ending in ":" brings the list or code it introduces, across at most this many
+ * sentences in between ("… as shown below:" "Install the executable:" then the command). 0 → 0.87 / 0.86; 2 → 0.88 / 0.86.
+ */
+const INTRO_GAP_SENTENCES = 2;
+/**
+ * A question about a default value is answered by the statement of that value: such units are scored with
+ * the words of their paragraph before them (what they state the default of), score double (+0.1) and escape the
+ * short-unit discount. Off → 0.87 / 0.86.
+ */
+const DEFAULT_STATEMENT = /\bdefaults? (?:to|is|value)\b|\bdefault:|@default\b|\(default\b|\bby default\b/i;
 
-function unitScore(unit: Unit, terms: QueryTerm[], totalIdf: number, stemmer: Stemmer): number {
-  const present = new Set(analyze(unit.text, { stemmer }).map((t) => t.term));
+/** Weight of each question term for the units of one document: IDF times within-document specificity. */
+function weightsFor(doc: Candidate['doc'], terms: QueryTerm[]): Map<string, number> {
+  const n = doc.chunks;
+  const out = new Map<string, number>();
+  const maxIdf = Math.log(1 + (n - 0.5) / 1.5);
+  for (const t of terms) {
+    let specificity = 1;
+    if (n >= SPECIFICITY_MIN_CHUNKS) {
+      const df = Math.max(1, Math.min(n, doc.chunkFrequency(t.term)));
+      specificity = SPECIFICITY_FLOOR + (1 - SPECIFICITY_FLOOR) * (Math.log(1 + (n - df + 0.5) / (df + 0.5)) / maxIdf);
+    }
+    out.set(t.term, t.idf * specificity);
+  }
+  return out;
+}
+
+function unitScore(unit: Unit, present: Set<string>, terms: QueryTerm[], weights: Map<string, number>, totalIdf: number, asksDefault: boolean): number {
   let s = 0;
   for (const t of terms) {
-    if (present.has(t.term)) s += t.idf;
-    else if (t.related.some((r) => present.has(r))) s += RELATED_WEIGHT * t.idf;
+    const w = weights.get(t.term)!;
+    if (present.has(t.term)) s += w;
+    else if (t.related.some((r) => present.has(r))) s += RELATED_WEIGHT * w;
   }
   let score = s / totalIdf;
+  // "Defaults to `'100kb'`." answers "what is the default …?" however few of the question's words it repeats.
+  if (asksDefault && DEFAULT_STATEMENT.test(unit.text)) score = score * 2 + 0.1;
   // Very short fragments ("Default: `undefined`") say little on their own.
-  if (unit.text.length < 25) score *= 0.5;
+  else if (unit.text.length < 25) score *= 0.5;
   // Very long code blocks cost a lot of the budget for what they add.
   if (unit.kind === 'code' && unit.text.length > 600) score *= 0.7;
   return score;
 }
 
 /**
- * Picks what to quote: the units of the passages that best cover the question (the first from the best
- * passage), each unit's weight scaled by its passage's; an introducing sentence ending in ":" brings the
- * list or code it introduces, and a code block the sentence that introduces it.
+ * Picks what to quote from the passages (best first, each with a weight relative to the best): every unit is
+ * scored by the question terms it names (IDF times within-document specificity; related words at
+ * RELATED_WEIGHT) times its passage's weight. The lead is the primary passage's best unit unless another
+ * scores far better; then one unit from each further passage that covers the question about as well, then
+ * units by what they add. An introducing sentence ending in ":" brings the list or code it introduces, and a
+ * code block the sentence that introduces it. The lead's passage is rendered first.
  */
 export function selectQuotes(passages: { candidate: Candidate; source: number; weight: number }[], terms: QueryTerm[], options: AnswerOptions): Quote[] {
   const totalIdf = terms.reduce((s, t) => s + t.idf, 0) || 1;
-  const perPassage = passages.map((p) =>
-    unitsOf(p.candidate.chunk.text).map((unit): Quote => ({ unit, candidate: p.candidate, source: p.source, score: unitScore(unit, terms, totalIdf, options.stemmer) * p.weight })),
-  );
+  const asksDefault = terms.some((t) => t.term === 'default');
+  const weightsByDoc = new Map<string, Map<string, number>>();
+  const perPassage = passages.map((p) => {
+    const doc = p.candidate.doc;
+    let weights = weightsByDoc.get(doc.id);
+    if (!weights) weightsByDoc.set(doc.id, (weights = weightsFor(doc, terms)));
+    let paragraph = { block: -1, terms: new Set<string>() };
+    return unitsOf(p.candidate.chunk.text).map((unit): Quote => {
+      const own = new Set(analyze(unit.text, { stemmer: options.stemmer }).map((t) => t.term));
+      if (unit.block !== paragraph.block) paragraph = { block: unit.block, terms: new Set() };
+      // "Defaults to `'100kb'`." is about what its paragraph describes: it is scored with the paragraph's words.
+      const present = asksDefault && DEFAULT_STATEMENT.test(unit.text) ? new Set([...paragraph.terms, ...own]) : own;
+      for (const t of own) paragraph.terms.add(t);
+      const covers = new Set(terms.filter((t) => present.has(t.term) || t.related.some((r) => present.has(r))).map((t) => t.term));
+      return { unit, candidate: p.candidate, source: p.source, covers, score: unitScore(unit, present, terms, weights, totalIdf, asksDefault) * p.weight };
+    });
+  });
   const all = perPassage.flat();
   if (!all.length) return [];
   const ranked = [...all].sort((a, b) => b.score - a.score || a.unit.index - b.unit.index);
-  const lead = ranked.find((q) => q.candidate === passages[0]!.candidate) ?? ranked[0]!;
+  const primaryBest = ranked.find((q) => q.candidate === passages[0]!.candidate);
+  const lead = primaryBest && primaryBest.score >= ranked[0]!.score * LEAD_PRIMARY ? primaryBest : ranked[0]!;
   const chosen: Quote[] = [];
   let used = 0;
   const fits = (q: Quote, slack = 1) => used + q.unit.text.length <= options.maxChars * slack;
@@ -139,10 +222,18 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
   const withContext = (q: Quote) => {
     take(q);
     const siblings = siblingsOf(q);
-    // "… the following modules:" is answered by the list (or code) after it.
+    // "… the following modules:" is answered by the list (or code) after it, also across a sentence or two
+    // ("Install the executable:") in between.
     if (q.unit.text.endsWith(':')) {
+      const between: Quote[] = [];
       for (const next of siblings.slice(q.unit.index + 1)) {
-        if (next.unit.kind === 'sentence' || !fits(next, 1.4)) break;
+        if (next.unit.kind === 'sentence') {
+          if (between.length >= INTRO_GAP_SENTENCES || chosen.some((c) => c.candidate === q.candidate && c.unit.kind !== 'sentence' && c.unit.index > q.unit.index)) break;
+          between.push(next);
+          continue;
+        }
+        if (!fits(next, 1.4)) break;
+        for (const b of between.splice(0)) take(b);
         take(next);
       }
     }
@@ -153,20 +244,36 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
   withContext(lead);
   // One unit from each further passage that covers the question about as well: answers are often spread
   // over the sections of a page (the option's description here, its default there).
-  const leadCoverage = lead.score / (passages[0]!.weight || 1);
+  const leadPassage = passages.findIndex((p) => p.candidate === lead.candidate);
+  const leadCoverage = lead.score / (passages[leadPassage]!.weight || 1);
   perPassage.forEach((list, i) => {
     if (!list.length || list.includes(lead) || chosen.length >= options.maxUnits) return;
     const q = list.reduce((a, b) => (b.score > a.score ? b : a));
     if (q.score / (passages[i]!.weight || 1) >= leadCoverage * SPREAD && fits(q)) withContext(q);
   });
-  for (const q of ranked) {
-    if (chosen.length >= options.maxUnits) break;
-    if (chosen.includes(q) || q.score <= 0) continue;
-    if (q.score < lead.score * 0.35) break;
-    if (!fits(q)) continue;
-    withContext(q);
+  // Then units by what they add: question terms not named yet (scaled by the unit's score relative to the
+  // lead), plus a share of their own score.
+  const weightOf = new Map(terms.map((t) => [t.term, t.idf]));
+  const pool = ranked.filter((q) => q.score > 0 && q.score >= lead.score * MIN_SHARE);
+  while (chosen.length < options.maxUnits) {
+    const covered = new Set(chosen.flatMap((c) => [...c.covers]));
+    let best: Quote | undefined;
+    let bestGain = 0;
+    for (const q of pool) {
+      if (chosen.includes(q) || !fits(q)) continue;
+      let novel = 0;
+      for (const t of q.covers) if (!covered.has(t)) novel += weightOf.get(t)!;
+      const gain = (novel / totalIdf) * (q.score / (lead.score || 1)) + NOVELTY_SCORE_SHARE * q.score;
+      if (gain > bestGain) {
+        bestGain = gain;
+        best = q;
+      }
+    }
+    if (!best) break;
+    withContext(best);
   }
-  const order = new Map(passages.map((p, i) => [p.candidate, i]));
+  // The lead's passage first, then the others in rank order; units in document order within a passage.
+  const order = new Map(passages.map((p, i) => [p.candidate, i === leadPassage ? -1 : i]));
   return chosen.sort((a, b) => order.get(a.candidate)! - order.get(b.candidate)! || a.unit.index - b.unit.index);
 }
 

@@ -23,6 +23,12 @@ export type { DocumentInfo, DocumentInput, IngestProgress, IngestSummary, QueryR
 const COMMIT_CHUNKS = 4000;
 /** A document is listed as a source only when it scores at least this share of the best one. */
 const MIN_SOURCE_SHARE = 0.2;
+/**
+ * Chunks of the best document that answers are drawn from (the answer is often in its second to fifth best
+ * chunk: the option's section rather than the overview that names it most). Measured (answer match, eval /
+ * holdout): 3 → 0.82 / 0.80; 4 → 0.85 / 0.82; 5 → 0.88 / 0.86; 6 → 0.90 / 0.84.
+ */
+const PRIMARY_PASSAGES = 5;
 
 export interface DocIndexOptions {
   analysis?: AnalysisOptions;
@@ -460,12 +466,15 @@ export class DocIndex {
     return renderQuotes(selectQuotes(this.passages(docs), retrieval.terms, this.answerOptions), describe);
   }
 
-  /** The passages answers are drawn from: the best document's top chunks, and close runners-up. */
+  /**
+   * The passages answers are drawn from: the best document's top chunks (PRIMARY_PASSAGES), and close
+   * runners-up of the next documents.
+   */
   private passages(docs: Retrieval['documents']): { candidate: Candidate; source: number; weight: number }[] {
     const top = docs[0]!;
     const best = top.chunks[0]!.score;
     const out: { candidate: Candidate; source: number; weight: number }[] = [{ candidate: top.chunks[0]!, source: 1, weight: 1 }];
-    for (const c of top.chunks.slice(1, 3)) out.push({ candidate: c, source: 1, weight: c.score / best });
+    for (const c of top.chunks.slice(1, PRIMARY_PASSAGES)) out.push({ candidate: c, source: 1, weight: c.score / best });
     docs.slice(1, 3).forEach((d, i) => {
       const c = d.chunks[0]!;
       if (c.score >= best * 0.75) out.push({ candidate: c, source: i + 2, weight: (c.score / best) * 0.9 });

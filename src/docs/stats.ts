@@ -16,6 +16,19 @@ export interface CurrentDocument {
   titleTerms: Set<string>;
   /** Identifiers and code words of the document. */
   idents: Set<string>;
+  /** Number of chunks of the document. */
+  chunks: number;
+  /** Number of the document's chunks that contain a term (body or headings). */
+  chunkFrequency(term: string): number;
+}
+
+/** A document's term → chunk-count map, parsed on first use (only the documents an answer quotes need it). */
+function lazyVocab(json: string | null | undefined): (term: string) => number {
+  let vocab: Record<string, number> | undefined;
+  return (term) => {
+    vocab ??= json ? (JSON.parse(json) as Record<string, number>) : {};
+    return Object.hasOwn(vocab, term) ? vocab[term]! : 0;
+  };
 }
 
 export class CorpusStats {
@@ -30,7 +43,10 @@ export class CorpusStats {
     for (const row of rows) {
       const titleTerms = new Set(analyze(titleWords(row.title), { stemmer }).map((t) => t.term));
       const idents = new Set(row.idents ? row.idents.split(' ') : []);
-      this.docs.set(row.doc_id, { id: row.doc_id, title: row.title, url: row.url ?? undefined, version: row.version, titleTerms, idents });
+      this.docs.set(row.doc_id, {
+        id: row.doc_id, title: row.title, url: row.url ?? undefined, version: row.version, titleTerms, idents,
+        chunks: row.chunks, chunkFrequency: lazyVocab(row.vocab),
+      });
       this.chunks += row.chunks;
       if (row.vocab) {
         const vocab = JSON.parse(row.vocab) as Record<string, number>;

@@ -1,0 +1,184 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_ANSWER_OPTIONS, selectQuotes } from '../../src/docs/answer.js';
+import type { DocIndex } from '../../src/docs/index.js';
+import type { QueryTerm } from '../../src/docs/question.js';
+import type { Candidate } from '../../src/docs/search.js';
+import { analyze } from '../../src/docs/tokens.js';
+import { startHarness, type Harness } from '../helpers/harness.js';
+import { indexFor } from './helpers.js';
+
+// ------------------------------------------------------------------ passage choice on hand-made passages
+
+/** A question term as queryTerms makes it (IDF given). */
+function qterm(word: string, idf: number, related: string[] = []): QueryTerm {
+  const term = analyze(word)[0]!.term;
+  return { term, idf, known: true, identifier: false, nameLike: false, count: 1, related: related.map((r) => analyze(r)[0]!.term) };
+}
+
+/** A passage of a document of `chunks` chunks, where `everywhere` terms appear in every chunk and others in one. */
+function passage(text: string, options: { doc?: string; chunks?: number; everywhere?: string[]; weight?: number; source?: number } = {}) {
+  const everywhere = new Set((options.everywhere ?? []).map((w) => analyze(w)[0]!.term));
+  const chunks = options.chunks ?? 10;
+  const candidate = {
+    chunk: { chunk_id: `${text.length}:${text.slice(0, 12)}`, doc_id: options.doc ?? 'd', version: 'v', ord: 0, section: '', text, body_terms: '', head_terms: '' },
+    doc: { id: options.doc ?? 'd', title: `${options.doc ?? 'd'}.md`, version: 'v', titleTerms: new Set<string>(), idents: new Set<string>(), chunks, chunkFrequency: (t: string) => (everywhere.has(t) ? chunks : 1) },
+    bm25: 1,
+    coverage: 0,
+    matched: new Set<string>(),
+    related: new Set<string>(),
+    score: 1,
+  } satisfies Candidate;
+  return { candidate, source: options.source ?? 1, weight: options.weight ?? 1 };
+}
+
+const quoted = (quotes: ReturnType<typeof selectQuotes>) => quotes.map((q) => q.unit.text);
+
+describe('selectQuotes', () => {
+  it('weighs a term found in every chunk of its document (its package name) less than one found in a single chunk', () => {
+    const p = passage('The widget renders fast on every page load. Set the colour with the `tint` option.', { everywhere: ['widget'] });
+    // "widget" is rarer in the corpus than "colour", but it names every section of its document.
+    const quotes = selectQuotes([p], [qterm('widget', 3), qterm('colour', 2)], { ...DEFAULT_ANSWER_OPTIONS, maxUnits: 1 });
+    expect(quoted(quotes)).toEqual(['Set the colour with the `tint` option.']);
+  });
+
+  it('leads with the best unit of a later passage when the primary passage barely answers, and renders it first', () => {
+    const primary = passage('Verify webhook payloads before you parse them.', { doc: 'a' });
+    const later = passage('Browsers are refused unless `allowBrowser` is set: the key would be exposed in client code.', { doc: 'a', weight: 0.8 });
+    const terms = [qterm('browser', 3), qterm('client', 2), qterm('code', 2), qterm('payload', 1)];
+    const quotes = selectQuotes([primary, later], terms, DEFAULT_ANSWER_OPTIONS);
+    expect(quotes[0]!.candidate).toBe(later.candidate);
+    expect(quoted(quotes)[0]).toContain('`allowBrowser`');
+  });
+
+  it('adds the unit that names what the quoted ones do not, before another that repeats them', () => {
+    const p = passage(
+      'Child bindings are written on every log line of the child. ' +
+        'Bindings of a child are written on each line it logs. ' +
+        'If two of them set the same key, the last value wins.',
+    );
+    const terms = [qterm('child', 2), qterm('bind', 2), qterm('line', 1), qterm('value', 1.5), qterm('win', 1.5)];
+    const quotes = selectQuotes([p], terms, { ...DEFAULT_ANSWER_OPTIONS, maxUnits: 2 });
+    expect(quoted(quotes)).toEqual(['Child bindings are written on every log line of the child.', 'If two of them set the same key, the last value wins.']);
+  });
+
+  it('counts a related word of the question at a lower weight than the word itself', () => {
+    const p = passage('The upload limit is set per route. The biggest parts are streamed to disk.');
+    const quotes = selectQuotes([p], [qterm('largest', 3, ['limit', 'biggest']), qterm('upload', 1)], { ...DEFAULT_ANSWER_OPTIONS, maxUnits: 1 });
+    expect(quoted(quotes)).toEqual(['The upload limit is set per route.']);
+  });
+
+  it('quotes the statement of a default value when the question asks for the default, short as it is', () => {
+    const p = passage(
+      'Controls the largest request body accepted. Defaults to `1mb`.\n\n' +
+        'Raising the request body limit far above the default lets large bodies use memory and time; keep it near the default when possible.',
+    );
+    const terms = [qterm('request', 1), qterm('body', 1), qterm('default', 1), qterm('largest', 2)];
+    const quotes = selectQuotes([p], terms, { ...DEFAULT_ANSWER_OPTIONS, maxUnits: 2 });
+    expect(quoted(quotes)).toContain('Defaults to `1mb`.');
+  });
+
+  it('brings the code an introducing sentence announces, across the sentences in between', () => {
+    const p = passage(
+      'The quickest way to start is the project generator, as shown below:\n\n' +
+        'Install it once. Its major version follows the server:\n\n' +
+        '```bash\nnpm install -g widget-starter\n```\n\n' +
+        'Then run it in an empty folder.',
+    );
+    const quotes = selectQuotes([p], [qterm('generator', 3), qterm('project', 2)], { ...DEFAULT_ANSWER_OPTIONS, maxUnits: 1 });
+    expect(quoted(quotes)).toEqual([
+      'The quickest way to start is the project generator, as shown below:',
+      'Install it once.',
+      'Its major version follows the server:',
+      '```bash\nnpm install -g widget-starter\n```',
+    ]);
+  });
+});
+
+// ------------------------------------------------------------------ end to end over a small documentation set
+
+const README = `# parcel-server
+
+A small HTTP server for static parcels.
+
+## Usage
+
+Create a server with \`createServer(options)\` and call \`listen(port)\`. Every request is logged.
+
+## Options
+
+### bodyLimit
+
+Controls the largest request body the server reads, in bytes or as a string such as \`'2mb'\`.
+Defaults to \`'1mb'\`.
+
+> Raising the body limit far above the default lets large request bodies use memory and time, so keep
+> requests near the default where you can.
+
+### cacheControl
+
+Sets the \`Cache-Control\` header of every response. Defaults to \`'no-cache'\`.
+
+### compression
+
+When true, responses are compressed with gzip.
+
+## Getting started
+
+The quickest way to start a new parcel project is the generator, as shown below:
+
+Install it globally. Its major version follows the server's:
+
+\`\`\`bash
+npm install -g parcel-server-starter
+\`\`\`
+
+Then run \`parcel-server-starter my-app\` in an empty folder.
+`;
+
+const CHANGELOG = `# Changelog
+
+## 3.0.0
+
+The server now reads request bodies as streams. Every response carries a date header.
+
+## 2.0.0
+
+Logging moved to an option of its own.
+`;
+
+let h: Harness;
+let dir: string;
+let index: DocIndex;
+beforeAll(async () => {
+  h = await startHarness({ overrides: { tenant: 'answers' } });
+  dir = await mkdtemp(path.join(os.tmpdir(), 'docent-answers-'));
+  await mkdir(path.join(dir, 'parcel-server'));
+  await writeFile(path.join(dir, 'parcel-server', 'README.md'), README);
+  await writeFile(path.join(dir, 'parcel-server', 'CHANGELOG.md'), CHANGELOG);
+  index = await indexFor(h.services, 'answers');
+  await index.ingestPath([dir]);
+});
+afterAll(async () => {
+  await h.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('extractive answers', () => {
+  it('quotes an option’s default value when asked for the default, from the option’s own section', async () => {
+    const trace = await index.trace('What is the biggest request body parcel-server reads by default?', { draft: true });
+    expect(trace.result.sources[0]).toMatchObject({ title: 'parcel-server/README.md' });
+    const answer = trace.result.answer ?? trace.draft!;
+    expect(answer).toContain('Defaults to `\'1mb\'`.');
+    expect(answer).toMatch(/^From parcel-server\/README\.md › parcel-server › Options › bodyLimit \[1\]:/);
+  });
+
+  it('quotes the install command the getting-started section leads up to when asked for a project generator', async () => {
+    const trace = await index.trace('Is there a tool that scaffolds a new parcel-server project?', { draft: true });
+    const answer = trace.result.answer ?? trace.draft!;
+    expect(answer).toContain('> npm install -g parcel-server-starter');
+    expect(answer).toContain('as shown below:');
+  });
+});
