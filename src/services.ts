@@ -1,20 +1,53 @@
 /**
  * Lazily loaded heavy parts, shared by every tool call of one server process. Each accessor imports its
- * module on first use, so a server that only lists tools never loads LanceDB or `openai`.
+ * module on first use, so a server that only lists tools never loads LanceDB or `openai`. A load that fails
+ * is forgotten, so the next call tries again (e.g. after the operator fixes a setting).
  */
 import type { Config } from './config.js';
+import type { DocService } from './docs/index.js';
 import type { Logger } from './logging.js';
+import type { ModelAccess } from './model/index.js';
+import type { Outbound } from './net/outbound.js';
 import { ConfirmationLedger } from './policy/confirmation.js';
 import type { Store } from './storage/store.js';
-import type { Outbound } from './net/outbound.js';
-import type { ModelAccess } from './model/index.js';
+
+type SocialModule = typeof import('./social/index.js');
+
+/** A value loaded once on first use; a failed load is retried on the next use. */
+class Lazy<T> {
+  private promise?: Promise<T>;
+  constructor(private readonly load: () => Promise<T>) {}
+
+  get(): Promise<T> {
+    if (!this.promise) {
+      const loading = this.load();
+      this.promise = loading;
+      loading.catch(() => {
+        if (this.promise === loading) this.promise = undefined;
+      });
+    }
+    return this.promise;
+  }
+
+  set(value: T): void {
+    this.promise = Promise.resolve(value);
+  }
+
+  /** The value if it was loaded successfully; never starts a load. */
+  async loaded(): Promise<T | undefined> {
+    return this.promise?.catch(() => undefined);
+  }
+}
 
 export class Services {
-  private storePromise?: Promise<Store>;
-  private outboundPromise?: Promise<Outbound>;
-  private socialPromise?: Promise<typeof import('./social/index.js')>;
-  private modelPromise?: Promise<ModelAccess>;
   readonly confirmations: ConfirmationLedger;
+  private readonly storeLazy = new Lazy<Store>(() => import('./storage/store.js').then((m) => m.openStore(this.config.dataDir, this.logger)));
+  private readonly docsLazy = new Lazy<DocService>(() =>
+    import('./docs/service.js').then((m) => m.createDocService(this.config, this.logger, () => this.store())),
+  );
+  private readonly modelLazy = new Lazy<ModelAccess>(() => import('./model/index.js').then((m) => new m.ModelAccess(this.config, this.logger)));
+  private readonly socialLazy = new Lazy<SocialModule>(() => import('./social/index.js'));
+  private readonly outboundLazy = new Lazy<Outbound>(() => import('./net/outbound.js').then((m) => new m.Outbound(this.config, this.logger)));
 
   constructor(readonly config: Config, readonly logger: Logger) {
     this.confirmations = new ConfirmationLedger(config.policy);
@@ -22,44 +55,35 @@ export class Services {
 
   /** The LanceDB store in the data directory. */
   store(): Promise<Store> {
-    this.storePromise ??= import('./storage/store.js').then((m) => m.openStore(this.config.dataDir, this.logger));
-    this.storePromise.catch(() => (this.storePromise = undefined));
-    return this.storePromise;
+    return this.storeLazy.get();
+  }
+
+  /** The documentation index (src/docs): `(await services.docs()).forTenant(tenant)` → DocIndex. */
+  docs(): Promise<DocService> {
+    return this.docsLazy.get();
   }
 
   /** Chat models (src/model): `(await services.model()).resolve(ctx.client).complete({...})`. */
   model(): Promise<ModelAccess> {
-    this.modelPromise ??= import('./model/index.js').then((m) => new m.ModelAccess(this.config, this.logger));
-    return this.modelPromise;
+    return this.modelLazy.get();
   }
 
   /** Social platform adapters (src/social), for social_poster. */
-  social(): Promise<typeof import('./social/index.js')> {
-    this.socialPromise ??= import('./social/index.js');
-    return this.socialPromise;
+  social(): Promise<SocialModule> {
+    return this.socialLazy.get();
   }
 
   /** The outbound HTTP client (src/net): every request to the internet goes through its guard. */
   outbound(): Promise<Outbound> {
-    this.outboundPromise ??= import('./net/outbound.js').then((m) => new m.Outbound(this.config, this.logger));
-    return this.outboundPromise;
+    return this.outboundLazy.get();
   }
 
   /** Replaces the outbound client; tests hand in one with a stand-in resolver and a test CA. */
   useOutbound(outbound: Outbound): void {
-    this.outboundPromise = Promise.resolve(outbound);
-  }
-
-  private docsPromise?: Promise<import('./docs/index.js').DocService>;
-
-  /** The documentation index (src/docs): `(await services.docs()).forTenant(tenant)` → DocIndex. */
-  docs(): Promise<import('./docs/index.js').DocService> {
-    this.docsPromise ??= import('./docs/service.js').then((m) => m.createDocService(this.config, this.logger, () => this.store()));
-    this.docsPromise.catch(() => (this.docsPromise = undefined));
-    return this.docsPromise;
+    this.outboundLazy.set(outbound);
   }
 
   async close(): Promise<void> {
-    if (this.storePromise) await (await this.storePromise.catch(() => undefined))?.close();
+    await (await this.storeLazy.loaded())?.close();
   }
 }
