@@ -13,7 +13,7 @@ import { generateAnswer, type Complete, type Passage } from './generate.js';
 import { findSource, readText, urlFor } from './ingest.js';
 import { DEFAULT_ANALYSIS, documentId, hashOf, prepareDocument, resolveContentType, type AnalysisOptions, type PreparedDocument } from './prepare.js';
 import { questionIdentifiers, queryTerms } from './question.js';
-import { DEFAULT_TUNING, retrieve, type Candidate, type Retrieval, type RetrievalTuning } from './search.js';
+import { DEFAULT_TUNING, relatedDocuments, retrieve, type Candidate, type RankedDocument, type Retrieval, type RetrievalTuning } from './search.js';
 import { CorpusStats } from './stats.js';
 import type { DocumentInfo, DocumentInput, IngestProgress, IngestSummary, QueryResult, Source } from './types.js';
 
@@ -29,6 +29,12 @@ const MIN_SOURCE_SHARE = 0.2;
  * holdout): 3 → 0.82 / 0.80; 4 → 0.85 / 0.82; 5 → 0.88 / 0.86; 6 → 0.90 / 0.84.
  */
 const PRIMARY_PASSAGES = 5;
+/**
+ * Sources also list documents that name the rarest code names of the quoted primary passage (see
+ * relatedDocuments): at most `documents` of them, found through its `identifiers` rarest names. Measured
+ * (recall@5 eval; holdout and hit@1 unchanged): off → 0.983; 1 document → 0.992; 2 → 1.000.
+ */
+const RELATED_DOCUMENTS = { identifiers: 3, documents: 2 };
 
 export interface DocIndexOptions {
   analysis?: AnalysisOptions;
@@ -396,6 +402,7 @@ export class DocIndex {
     }
     const tuning = { ...this.tuning, candidates: Math.max(this.tuning.candidates, topK * 4) };
     const retrieval = await retrieve(this.store, stats, terms, tuning, vectorHits);
+    const relatedTo = async (text: string | undefined) => (text ? relatedDocuments(this.store, stats, retrieval, text, this.analysis.stemmer, RELATED_DOCUMENTS) : []);
     const evidence = gatherEvidence(question, retrieval, identifiers, stats, this.analysis.stemmer);
     const ranked = retrieval.documents.map((d) => d.doc.title);
     const confidence = confidenceOf(evidence.values, this.calibration);
@@ -419,7 +426,11 @@ export class DocIndex {
           ? ` Not found anywhere in the documentation: ${absent.slice(0, 5).map((t) => `"${t}"`).join(', ')}.`
           : '';
       return {
-        result: noMatch(confidence, `Nothing in the documentation answers this question.${missing}${near}`, this.sourcesOf(retrieval, topK)),
+        result: noMatch(
+          confidence,
+          `Nothing in the documentation answers this question.${missing}${near}`,
+          this.sourcesOf(retrieval, topK, await relatedTo(top?.chunks[0]!.chunk.text), 1),
+        ),
         evidence,
         retrieval,
         ranked,
@@ -428,9 +439,13 @@ export class DocIndex {
     }
 
     const docs = this.sourceDocuments(retrieval, topK);
-    const sources = this.sourcesOf(retrieval, topK);
     const passages = this.passages(docs);
-    let answer = this.extract(retrieval, docs);
+    const quotes = selectQuotes(passages, retrieval.terms, this.answerOptions);
+    let answer = renderQuotes(quotes, describe);
+    const primaryQuotes = quotes.filter((q) => q.source === 1).map((q) => q.unit.text).join('\n');
+    // Related documents come after every document a passage could cite, so the answer's [n] stay right.
+    const cited = Math.max(...passages.map((p) => p.source));
+    const sources = this.sourcesOf(retrieval, topK, await relatedTo(primaryQuotes || docs[0]!.chunks[0]!.chunk.text), cited);
     let generation: string | undefined;
     if (options.complete) {
       const given: Passage[] = passages.map((p) => ({ source: p.source, label: describe(p.candidate), text: p.candidate.chunk.text }));
@@ -452,13 +467,20 @@ export class DocIndex {
     return retrieval.documents.slice(0, topK).filter((d) => d.score >= best * MIN_SOURCE_SHARE);
   }
 
-  private sourcesOf(retrieval: Retrieval, topK: number): Source[] {
+  /**
+   * The sources: the ranked documents, with `related` ones (which carry no score) placed after the first
+   * `cited` (those an answer may cite by number, whose numbers must not move).
+   */
+  private sourcesOf(retrieval: Retrieval, topK: number, related: RankedDocument[] = [], cited = 1): Source[] {
     const best = retrieval.documents[0]?.score ?? 1;
-    return this.sourceDocuments(retrieval, topK).map((d) => ({
+    const docs = this.sourceDocuments(retrieval, topK);
+    const extra = related.filter((r) => !docs.slice(0, cited).some((d) => d.doc.id === r.doc.id));
+    const merged = [...docs.slice(0, cited), ...extra, ...docs.slice(cited).filter((d) => !extra.some((r) => r.doc.id === d.doc.id))].slice(0, topK);
+    return merged.map((d) => ({
       title: d.doc.title,
       ...(d.doc.url ? { url: d.doc.url } : {}),
       ...(d.chunks[0]!.chunk.section ? { section: d.chunks[0]!.chunk.section } : {}),
-      score: round(d.score / best),
+      ...(related.includes(d) ? {} : { score: round(d.score / best) }),
     }));
   }
 

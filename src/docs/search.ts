@@ -6,6 +6,7 @@
  * rankings are fused by reciprocal rank.
  */
 import type { ChunkRow, ChunkStore } from '../storage/chunks.js';
+import { analyze, type Stemmer } from './tokens.js';
 import type { QueryTerm } from './question.js';
 import type { CorpusStats, CurrentDocument } from './stats.js';
 
@@ -171,4 +172,42 @@ export async function retrieve(
   });
   documents.sort((a, b) => b.score - a.score);
   return { terms, candidates, documents };
+}
+
+/**
+ * Documents related to an answer: those that name the rarest code identifiers of its primary passage which
+ * the question did not use (`See pino-test.` leads to the page that lists pino-test). They widen the source
+ * list beyond documents that merely share the question's words; they never change which document answers.
+ */
+export async function relatedDocuments(
+  store: ChunkStore,
+  stats: CorpusStats,
+  retrieval: Retrieval,
+  text: string,
+  stemmer: Stemmer,
+  options: { identifiers: number; documents: number },
+): Promise<RankedDocument[]> {
+  const asked = new Set(retrieval.terms.map((t) => t.term));
+  // Code names: identifiers, and whatever inline code spans hold whole (`pino-pretty` reads as prose elsewhere).
+  const spans = [...text.matchAll(/`([^`\n]{2,60})`/g)].map((m) => m[1]!);
+  const found = [
+    ...analyze(text, { stemmer }).filter((t) => t.identifier),
+    ...spans.flatMap((span) => analyze(span, { stemmer }).slice(0, 1)),
+  ];
+  const names = [...new Set(found.map((t) => t.term).filter((t) => !asked.has(t) && (stats.df.get(t) ?? 0) >= 2))]
+    .sort((a, b) => stats.idf(b) - stats.idf(a))
+    .slice(0, options.identifiers);
+  if (!names.length) return [];
+  const listed = new Set(retrieval.documents.slice(0, 1).map((d) => d.doc.id));
+  const hits = await store.search(names.join(' '), ['body_terms', 'head_terms'], [1, 1], 20);
+  const out: RankedDocument[] = [];
+  for (const h of hits) {
+    if (!stats.isCurrent(h.doc_id, h.version) || listed.has(h.doc_id)) continue;
+    listed.add(h.doc_id);
+    const doc = stats.docs.get(h.doc_id)!;
+    const candidate: Candidate = { chunk: h, doc, bm25: h.score, coverage: 0, matched: new Set(), related: new Set(), score: 0 };
+    out.push({ doc, score: 0, chunks: [candidate], coverage: 0, titleMatch: 0 });
+    if (out.length >= options.documents) break;
+  }
+  return out;
 }

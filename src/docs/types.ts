@@ -8,7 +8,7 @@ export const SourceSchema = z.object({
   title: z.string().describe('Document path relative to the ingested folder, or its upload name'),
   url: z.string().optional().describe('Link to the document, when known'),
   section: z.string().optional().describe('Heading path of the passage, outermost first, joined by " › "'),
-  score: z.number().optional().describe('Retrieval score relative to the best source (1 = best)'),
+  score: z.number().optional().describe('Retrieval score relative to the best source (1 = best); absent on a related document (one naming the code names of the quoted passage)'),
 });
 
 export const QueryResultSchema = z.object({

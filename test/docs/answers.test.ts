@@ -149,6 +149,25 @@ The server now reads request bodies as streams. Every response carries a date he
 Logging moved to an option of its own.
 `;
 
+const HELP = `# parcel-server help
+
+## Testing
+
+See \`parcel-check\`.
+
+## Debugging
+
+Set \`DEBUG=parcel\` to print every request the server reads.
+`;
+
+const ECOSYSTEM = `# parcel-server ecosystem
+
+## Tools
+
+- \`parcel-check\`: records what a server answered, for comparison later.
+- \`parcel-cli\`: starts a server from a folder.
+`;
+
 let h: Harness;
 let dir: string;
 let index: DocIndex;
@@ -158,6 +177,8 @@ beforeAll(async () => {
   await mkdir(path.join(dir, 'parcel-server'));
   await writeFile(path.join(dir, 'parcel-server', 'README.md'), README);
   await writeFile(path.join(dir, 'parcel-server', 'CHANGELOG.md'), CHANGELOG);
+  await writeFile(path.join(dir, 'parcel-server', 'help.md'), HELP);
+  await writeFile(path.join(dir, 'parcel-server', 'ecosystem.md'), ECOSYSTEM);
   index = await indexFor(h.services, 'answers');
   await index.ingestPath([dir]);
 });
@@ -180,5 +201,19 @@ describe('extractive answers', () => {
     const answer = trace.result.answer ?? trace.draft!;
     expect(answer).toContain('> npm install -g parcel-server-starter');
     expect(answer).toContain('as shown below:');
+  });
+
+  it('lists the document that names the quoted passage’s code names among the sources, after those the answer cites', async () => {
+    const trace = await index.trace('Is there a helper for asserting on what parcel-server sends back in my tests?', { draft: true });
+    expect(trace.retrieval!.documents[0]!.doc.title).toBe('parcel-server/help.md');
+    const titles = trace.result.sources.map((s) => s.title);
+    expect(titles[0]).toBe('parcel-server/help.md');
+    // Listed as related (no retrieval score), right after the documents the answer can cite.
+    const cited = Math.max(1, ...[...(trace.result.answer ?? '').matchAll(/\[(\d+)\]:$/gm)].map((m) => Number(m[1])));
+    const at = titles.indexOf('parcel-server/ecosystem.md');
+    expect(at).toBeGreaterThanOrEqual(cited);
+    expect(trace.result.sources[at]).toEqual({ title: 'parcel-server/ecosystem.md', section: 'parcel-server ecosystem › Tools' });
+    // Every "From <title> … [n]:" of an answer names sources[n - 1].
+    for (const m of (trace.result.answer ?? '').matchAll(/^From (\S+).*\[(\d+)\]:$/gm)) expect(titles[Number(m[2]) - 1]).toBe(m[1]);
   });
 });
