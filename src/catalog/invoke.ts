@@ -7,7 +7,6 @@ import { randomUUID } from 'node:crypto';
 import type { Config } from '../config.js';
 import { ConfirmationRequiredError, ToolError } from '../errors.js';
 import type { Logger } from '../logging.js';
-import { decide } from '../policy/confirmation.js';
 import type { Services } from '../services.js';
 import type { ClientBridge, ConfirmationRequest, ToolContext, TransportKind } from './context.js';
 import type { AnyTool } from './definition.js';
@@ -64,14 +63,10 @@ export async function invokeTool(tool: AnyTool, rawArgs: unknown, env: CallEnvir
     lineage: env.lineage ?? { depth: 0 },
     progress: env.progress ?? (async () => {}),
     async confirm(request) {
-      const decision = decide(request.kind, env.agentMode, ledger.settings, ledger.paidCallsUsed(env.tenant));
-      if (!decision.confirm) {
-        if (request.kind === 'paid') ledger.recordPaidCall(env.tenant);
-        log.debug({ kind: request.kind, reason: decision.reason }, 'auto-confirmed');
-        return;
-      }
-      if (typeof token === 'string' && ledger.redeem(subject, token)) {
-        log.info({ kind: request.kind }, 'confirmed by token');
+      const check = ledger.check(subject, request.kind, env.agentMode, token);
+      if (check.allowed) {
+        if (check.by === 'policy') log.debug({ kind: request.kind, reason: check.reason }, 'auto-confirmed');
+        else log.info({ kind: request.kind }, 'confirmed by token');
         return;
       }
       if (env.elicitConfirmation) {
@@ -84,7 +79,7 @@ export async function invokeTool(tool: AnyTool, rawArgs: unknown, env: CallEnvir
       const issued = ledger.issue(subject);
       const preview = request.preview === undefined ? '' : `\n\n${request.preview}\n\n`;
       throw new ConfirmationRequiredError(
-        `Confirmation required (${decision.reason}): ${request.summary}.${preview} ` +
+        `Confirmation required (${check.reason}): ${request.summary}.${preview} ` +
           `Nothing has been done yet. Show this to the user; if they agree, call ${tool.name} again with the same ` +
           `arguments plus "${CONFIRMATION_TOKEN_FIELD}": "${issued}" (valid ${ledger.settings.confirmationTtlSeconds} s, once).`,
         issued,

@@ -61,6 +61,8 @@ export interface ConfirmationSubject {
   args: unknown;
 }
 
+export type ConfirmationCheck = { allowed: true; by: 'policy' | 'token'; reason: string } | { allowed: false; reason: string };
+
 /** Issues and redeems single-use confirmation tokens; also counts paid calls per tenant. */
 export class ConfirmationLedger {
   private readonly secret: Buffer;
@@ -97,6 +99,22 @@ export class ConfirmationLedger {
     if (this.redeemed.has(token)) return false;
     this.redeemed.set(token, expires);
     return true;
+  }
+
+  /**
+   * Applies the policy to one operation without asking anybody: allowed when the policy auto-confirms it
+   * (an auto-confirmed paid call is counted against the tenant's budget) or when `token` confirms exactly this
+   * call; otherwise not allowed, with the policy's reason. Asking (elicitation) and issuing a token for a
+   * second call are the caller's, in that order.
+   */
+  check(subject: ConfirmationSubject, kind: OperationKind, agentMode: boolean, token?: unknown): ConfirmationCheck {
+    const decision = decide(kind, agentMode, this.settings, this.paidCallsUsed(subject.tenant));
+    if (!decision.confirm) {
+      if (kind === 'paid') this.recordPaidCall(subject.tenant);
+      return { allowed: true, by: 'policy', reason: decision.reason };
+    }
+    if (typeof token === 'string' && this.redeem(subject, token)) return { allowed: true, by: 'token', reason: decision.reason };
+    return { allowed: false, reason: decision.reason };
   }
 
   paidCallsUsed(tenant: string): number {

@@ -22,7 +22,6 @@ import type { DocumentInfo, DocIndex } from '../../docs/index.js';
 import type { ContentType } from '../../docs/parse.js';
 import type { DocumentContentType, DocumentListResponse, DocumentRecord, UploadedDocument, UploadResponse } from '../../client/types.js';
 import { ToolError } from '../../errors.js';
-import { decide } from '../../policy/confirmation.js';
 import type { Runtime } from '../../runtime.js';
 import { readJsonBody } from '../body.js';
 import { DOCUMENT_QUOTA_RETRY_MS, planLimitsOf, tooMany } from '../limits.js';
@@ -369,17 +368,16 @@ export const routes: Route[] = [
 
 function requireConfirmation(ctx: RouteContext, doc: DocumentInfo): void {
   const ledger = ctx.runtime.services.confirmations;
-  const decision = decide('destructive', true, ledger.settings);
-  if (!decision.confirm) return;
   const subject = { tenant: ctx.caller.tenant, tool: 'DELETE /v1/documents/:id', args: { id: doc.id } };
   const given = ctx.req.headers[CONFIRMATION_HEADER];
-  if (typeof given === 'string' && ledger.redeem(subject, given.trim())) return;
+  const check = ledger.check(subject, 'destructive', true, typeof given === 'string' ? given.trim() : undefined);
+  if (check.allowed) return;
   const token = ledger.issue(subject);
   const summary = `remove "${doc.title}" (${doc.chunks} chunks) from the documentation of tenant "${ctx.caller.tenant}"`;
   throw new HttpError(
     409,
     'confirmation_required',
-    `Confirmation required (${decision.reason}): ${summary}. Nothing has been done yet. Show this to the user; if they agree, ` +
+    `Confirmation required (${check.reason}): ${summary}. Nothing has been done yet. Show this to the user; if they agree, ` +
       `repeat the request with the header "X-Confirmation-Token: ${token}" (valid ${ledger.settings.confirmationTtlSeconds} s, once).`,
     { confirmation_token: token, summary, document: record(doc) },
   );
