@@ -7,7 +7,7 @@ import { ToolError } from '../errors.js';
 import type { Logger } from '../logging.js';
 import type { ChunkStore, DocumentWrite, VectorRow } from '../storage/chunks.js';
 import { renderQuotes, selectQuotes, DEFAULT_ANSWER_OPTIONS, type AnswerOptions } from './answer.js';
-import type { Embedder } from './embeddings.js';
+import type { Embedder } from '../model/embeddings.js';
 import { CALIBRATION, confidenceOf, gatherEvidence, sourceProbability, type Evidence } from './evidence.js';
 import { generateAnswer, type Complete, type Passage } from './generate.js';
 import { findSource, readText, urlFor } from './ingest.js';

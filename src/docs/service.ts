@@ -17,7 +17,7 @@ export function createDocService(config: Config, logger: Logger, store: () => Pr
   return new DocService(async (tenant) => openChunkStore(await store(), tenant), {
     logger: logger.child({ component: 'docs' }),
     ...(embeddingsConfigured(config)
-      ? { embedder: () => import('./embeddings.js').then((m) => m.createEmbedder(config)) }
+      ? { embedder: () => import('../model/embeddings.js').then((m) => m.createEmbedder(config)) }
       : {}),
     ...options,
   });

@@ -1,6 +1,6 @@
 /**
  * A chat model behind an OpenAI-compatible Chat Completions endpoint (OpenAI, Ollama, vLLM, LM Studio, ...),
- * through the `openai` package, the only place docent imports it (loaded on the first request).
+ * through the `openai` package (imported only under src/model; loaded on the first request).
  *
  * Tool calling is native (`tools` / `tool_calls`) by default. When the endpoint refuses a request that carries
  * tools (a 400: the model or server has no tool support), the same request is retried with the JSON text

@@ -1,7 +1,7 @@
 /**
  * Embeddings from any OpenAI-compatible endpoint (`DOCENT_EMBEDDINGS_BASE_URL`, `DOCENT_EMBEDDINGS_MODEL`),
- * via the `openai` package. The only module of the documentation index that imports `openai`; it is loaded
- * only when embeddings are configured.
+ * via the `openai` package (src/model is the only place docent imports it). The documentation index loads
+ * this module only when embeddings are configured.
  */
 import OpenAI from 'openai';
 import type { Config } from '../config.js';
