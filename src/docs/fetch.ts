@@ -3,8 +3,9 @@
  * public addresses only, size-capped. The page becomes a DocumentInput titled by its host and path.
  */
 import { ToolError } from '../errors.js';
-import { publicPolicy } from '../net/destination.js';
+import { bareHost, publicPolicy } from '../net/destination.js';
 import type { Outbound } from '../net/outbound.js';
+import { rateLimited } from '../net/upstream.js';
 import { contentTypeFromMime } from './parse.js';
 import type { DocumentInput } from './types.js';
 
@@ -25,6 +26,14 @@ export async function fetchDocument(outbound: Outbound, url: string, signal?: Ab
     throw new ToolError(`Cannot ingest ${url}: not a valid URL.`, 'invalid_arguments');
   }
   const response = await outbound.fetch(parsed, { policy: publicPolicy('docent ingest'), accept: ACCEPT, maxBytes: MAX_BYTES, signal });
+  // An error page is not documentation: refuse it rather than index (or replace a page with) its text.
+  if (response.status < 200 || response.status >= 300) {
+    const host = bareHost(response.url);
+    if (response.status === 429) throw rateLimited(`Cannot ingest ${url}: ${host}`, response);
+    const missing = response.status === 404 || response.status === 410;
+    const advice = missing ? 'there is no page at that URL. Check the URL.' : response.status >= 500 ? 'the site is failing. Try again later.' : 'check the URL and that the page is public.';
+    throw new ToolError(`Cannot ingest ${url}: ${host} answered HTTP ${response.status}: ${advice}`, missing ? 'not_found' : 'upstream_error', { status: response.status });
+  }
   const declared = contentTypeFromMime(response.mediaType);
   const contentType = declared === 'text' && /\.(md|mdx|markdown)$/i.test(response.url.pathname) ? 'markdown' : (declared ?? 'html');
   return { title: titleForUrl(response.url), content: response.text(), contentType, url: response.url.toString() };
