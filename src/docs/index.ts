@@ -6,13 +6,13 @@
 import { ToolError } from '../errors.js';
 import type { Logger } from '../logging.js';
 import type { ChunkStore, DocumentWrite, VectorRow } from '../storage/chunks.js';
-import { renderQuotes, selectQuotes, DEFAULT_ANSWER_OPTIONS, type AnswerOptions } from './answer.js';
+import { renderQuotes, selectQuotes, specificCoverage, weightsFor, DEFAULT_ANSWER_OPTIONS, type AnswerOptions } from './answer.js';
 import type { Embedder } from '../model/embeddings.js';
 import { CALIBRATION, confidenceOf, gatherEvidence, sourceProbability, type Evidence } from './evidence.js';
 import { generateAnswer, type Complete, type Passage } from './generate.js';
 import { findSource, readText, urlFor } from './ingest.js';
 import { DEFAULT_ANALYSIS, documentId, hashOf, prepareDocument, resolveContentType, type AnalysisOptions, type PreparedDocument } from './prepare.js';
-import { questionIdentifiers, queryTerms } from './question.js';
+import { questionIdentifiers, queryTerms, type QueryTerm } from './question.js';
 import { DEFAULT_TUNING, relatedDocuments, retrieve, type Candidate, type RankedDocument, type Retrieval, type RetrievalTuning } from './search.js';
 import { CorpusStats } from './stats.js';
 import type { DocumentInfo, DocumentInput, IngestProgress, IngestSummary, QueryResult, Source } from './types.js';
@@ -439,7 +439,7 @@ export class DocIndex {
     }
 
     const docs = this.sourceDocuments(retrieval, topK);
-    const passages = this.passages(docs);
+    const passages = this.passages(docs, retrieval.terms);
     const quotes = selectQuotes(passages, retrieval.terms, this.answerOptions);
     let answer = renderQuotes(quotes, describe);
     const primaryQuotes = quotes.filter((q) => q.source === 1).map((q) => q.unit.text).join('\n');
@@ -485,18 +485,25 @@ export class DocIndex {
   }
 
   private extract(retrieval: Retrieval, docs: Retrieval['documents']): string {
-    return renderQuotes(selectQuotes(this.passages(docs), retrieval.terms, this.answerOptions), describe);
+    return renderQuotes(selectQuotes(this.passages(docs, retrieval.terms), retrieval.terms, this.answerOptions), describe);
   }
 
   /**
-   * The passages answers are drawn from: the best document's top chunks (PRIMARY_PASSAGES), and close
-   * runners-up of the next documents.
+   * The passages answers are drawn from: the best document's best chunk and PRIMARY_PASSAGES - 1 more of its
+   * chunks, and close runners-up of the next documents. The best document's further chunks are chosen by
+   * specificCoverage (the question words that set a chunk apart within its document) times the square root of
+   * their search score, not by search score alone, which favours short chunks that repeat the package name
+   * ("Original Author" over "Configuration Options"). Measured (answer match, eval / holdout): by score →
+   * 0.883 / 0.893; by this → 0.900 / 0.911; with exponents 0.3 or 0.7 instead of the square root, the same.
    */
-  private passages(docs: Retrieval['documents']): { candidate: Candidate; source: number; weight: number }[] {
+  private passages(docs: Retrieval['documents'], terms: QueryTerm[]): { candidate: Candidate; source: number; weight: number }[] {
     const top = docs[0]!;
     const best = top.chunks[0]!.score;
+    const weights = weightsFor(top.doc, terms);
+    const worth = (c: Candidate) => Math.sqrt(c.score / best) * specificCoverage(c, terms, weights);
+    const others = top.chunks.slice(1).sort((a, b) => worth(b) - worth(a));
     const out: { candidate: Candidate; source: number; weight: number }[] = [{ candidate: top.chunks[0]!, source: 1, weight: 1 }];
-    for (const c of top.chunks.slice(1, PRIMARY_PASSAGES)) out.push({ candidate: c, source: 1, weight: c.score / best });
+    for (const c of others.slice(0, PRIMARY_PASSAGES - 1)) out.push({ candidate: c, source: 1, weight: c.score / best });
     docs.slice(1, 3).forEach((d, i) => {
       const c = d.chunks[0]!;
       if (c.score >= best * 0.75) out.push({ candidate: c, source: i + 2, weight: (c.score / best) * 0.9 });

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_ANSWER_OPTIONS, selectQuotes } from '../../src/docs/answer.js';
+import { codeParts, DEFAULT_ANSWER_OPTIONS, renderQuotes, selectQuotes, specificCoverage, unitsOf, weightsFor } from '../../src/docs/answer.js';
 import type { DocIndex } from '../../src/docs/index.js';
 import type { QueryTerm } from '../../src/docs/question.js';
 import type { Candidate } from '../../src/docs/search.js';
@@ -94,6 +94,79 @@ describe('selectQuotes', () => {
       'Its major version follows the server:',
       '```bash\nnpm install -g widget-starter\n```',
     ]);
+  });
+});
+
+describe('specificCoverage', () => {
+  it('values a passage for the question words that set it apart within its document, not for the package name', () => {
+    const terms = [qterm('widget', 3), qterm('colour', 2)];
+    const named = passage('The widget is fast.', { everywhere: ['widget'] }).candidate;
+    named.matched.add(terms[0]!.term);
+    const answering = passage('Set the colour with `tint`.', { everywhere: ['widget'] }).candidate;
+    answering.matched.add(terms[1]!.term);
+    const weights = weightsFor(named.doc, terms);
+    // By corpus IDF alone the package name (3) outweighs "colour" (2); within the document it is everywhere.
+    expect(specificCoverage(answering, terms, weights)).toBeGreaterThan(specificCoverage(named, terms, weights));
+    expect(specificCoverage(named, terms, weights) + specificCoverage(answering, terms, weights)).toBeCloseTo(1, 10);
+  });
+});
+
+// ------------------------------------------------------------------ long code listings
+
+/** An options object longer than the answer budget: one commented field per entry. */
+const FIELDS = ['retries', 'timeout', 'follow', 'compress', 'agent', 'size', 'signal', 'highWaterMark', 'insecureHTTPParser', 'referrer', 'integrity', 'keepalive'];
+const LISTING = [
+  '```js',
+  'const defaults = {',
+  ...FIELDS.flatMap((f, i) => [
+    `  // ${f === 'follow' ? 'maximum redirect count; set 0 to refuse every redirect' : `what the ${f} field of a request controls, explained at some length so that the listing is long`}`,
+    `  ${f}: ${i},`,
+  ]),
+  '}',
+  '```',
+].join('\n');
+
+describe('long code listings', () => {
+  it('cuts a listing into entries, each a field with the comment lines before it; short runs stay whole', () => {
+    expect(codeParts(['/**', ' * the time', ' */', 'time?: number;', '', 'a', 'b'])).toEqual([
+      { from: 0, to: 3 },
+      { from: 5, to: 6 },
+    ]);
+    expect(codeParts(['{', '  // one', '  one: 1,', '  two: 2, // two', '  // three', '  three: 3,', '}'])).toEqual([
+      { from: 0, to: 0 },
+      { from: 1, to: 2 },
+      { from: 3, to: 3 },
+      { from: 4, to: 5 },
+      { from: 6, to: 6 },
+    ]);
+  });
+
+  it('keeps a code block within the answer budget whole, and cuts a longer one into parts of it', () => {
+    const short = '```js\nconst a = 1;\nconst b = 2;\n```';
+    expect(unitsOf(short).map((u) => u.text)).toEqual([short]);
+    const units = unitsOf(`Options:\n\n${LISTING}`);
+    expect(LISTING.length).toBeGreaterThan(DEFAULT_ANSWER_OPTIONS.maxChars);
+    expect(units[0]).toMatchObject({ kind: 'sentence', text: 'Options:' });
+    expect(units.slice(1).every((u) => u.kind === 'code' && u.excerpt && u.block === units[1]!.block)).toBe(true);
+    expect(units.map((u) => u.text)).toContain('  // maximum redirect count; set 0 to refuse every redirect\n  follow: 2,');
+  });
+
+  it('quotes the field that answers, fenced, under the listing’s first line, with … where lines were left out', () => {
+    const p = passage(`The defaults are listed below.\n\n${LISTING}`);
+    const quotes = selectQuotes([p], [qterm('redirect', 3), qterm('refuse', 2)], { ...DEFAULT_ANSWER_OPTIONS, maxUnits: 2 });
+    expect(renderQuotes(quotes, () => 'client.md')).toBe(
+      [
+        'From client.md [1]:',
+        '> The defaults are listed below.',
+        '> ```js',
+        '> const defaults = {',
+        '>   …',
+        '>   // maximum redirect count; set 0 to refuse every redirect',
+        '>   follow: 2,',
+        '>   …',
+        '> ```',
+      ].join('\n'),
+    );
   });
 });
 
