@@ -12,10 +12,13 @@ import type { DocumentInput } from './types.js';
 const ACCEPT = ['text/html', 'application/xhtml+xml', 'text/markdown', 'text/x-markdown', 'text/plain', 'text/x-rst'];
 const MAX_BYTES = 5 * 1024 * 1024;
 
-/** `https://docs.example.com/guide/intro.html` → `docs.example.com/guide/intro.html`. */
+/**
+ * `https://docs.example.com/guide/intro.html` → `docs.example.com/guide/intro.html`; a query string is kept
+ * (`?page=2` is another page than `?page=1`), a fragment is not.
+ */
 export function titleForUrl(url: URL): string {
   const path = url.pathname.replace(/\/+$/, '') || '';
-  return `${url.host}${path}`;
+  return `${url.host}${path}${url.search}`;
 }
 
 export async function fetchDocument(outbound: Outbound, url: string, signal?: AbortSignal): Promise<DocumentInput> {

@@ -53,7 +53,7 @@ export interface IngestOptions {
   /** Titles (relative paths) to leave out of a folder. */
   exclude?: string[];
   /** Fetches a URL given instead of a path (through the outbound guard). */
-  fetchUrl?: (url: string) => Promise<DocumentInput>;
+  fetchUrl?: (url: string, signal?: AbortSignal) => Promise<DocumentInput>;
   signal?: AbortSignal;
 }
 
@@ -133,7 +133,7 @@ export class DocIndex {
       const writer = this.writer(summary);
       for (const source of sources) {
         if (source.url) {
-          const input = await options.fetchUrl!(source.url);
+          const input = await options.fetchUrl!(source.url, options.signal);
           await writer.put(input, source.url, existing);
           options.onProgress?.({ done: ++done, total, title: input.title });
           continue;

@@ -208,7 +208,7 @@ async function exchange(start: string | URL, options: FetchOptions, initial: Mod
       },
     );
     if (signal.aborted) throw aborted();
-    return { status, headers: response.headers, url, mediaType, body: bytes, redirects, text: () => bytes.toString('utf8') };
+    return { status, headers: response.headers, url, mediaType, body: bytes, redirects, text: () => decodeBody(bytes, response.headers['content-type']) };
   }
 }
 
@@ -326,4 +326,20 @@ function connectionError(error: unknown, url: URL): OutboundError {
     return new OutboundError(`the TLS connection to ${host} failed (${code}): its certificate is not valid for this name`, 'tls_failed', 'tls');
   }
   return new OutboundError(`could not reach ${host} (${code})`, 'unreachable', 'connection');
+}
+
+/**
+ * The body as text in the charset its Content-Type declares (`text/html; charset=iso-8859-1`); UTF-8 when
+ * none is declared or the declared one is unknown.
+ */
+export function decodeBody(bytes: Buffer, contentType: string | undefined): string {
+  const charset = /;\s*charset\s*=\s*"?([\w.:-]+)"?/i.exec(contentType ?? '')?.[1];
+  if (charset) {
+    try {
+      return new TextDecoder(charset).decode(bytes);
+    } catch {
+      // An unknown label: fall through to UTF-8.
+    }
+  }
+  return bytes.toString('utf8');
 }

@@ -80,7 +80,8 @@ let index: DocIndex;
 let fetchUrl: (url: string) => ReturnType<typeof fetchDocument>;
 
 function serve(req: RecordedRequest, res: ServerResponse): void {
-  const page = pages.get(new URL(req.url, 'https://fixture.invalid').pathname);
+  const asked = new URL(req.url, 'https://fixture.invalid');
+  const page = pages.get(asked.pathname + asked.search) ?? pages.get(asked.pathname);
   if (!page) {
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
     return;
@@ -188,6 +189,27 @@ describe('ingest by URL: pages are fetched, converted and answered from', () => 
     ]);
     const quota = await ask('How many requests per minute may each API token send?');
     expect(quota.sources[0]).toMatchObject({ title: title('/v3/limits.md', OTHER_HOST), url: url('/v3/limits.md', OTHER_HOST) });
+  });
+});
+
+describe('pages told apart by their query string, text decoded in its declared charset', () => {
+  it('keeps ?page=1 and ?page=2 as two documents, and drops a fragment from the title', async () => {
+    pages.set('/changelog?page=1', { type: 'text/markdown', body: '# Changelog\n\n## 3.0.0\n\nThe ledger is now written in batches.\n' });
+    pages.set('/changelog?page=2', { type: 'text/markdown', body: '# Changelog\n\n## 2.0.0\n\nTokens are now scoped per project.\n' });
+    const summary = await index.ingestPath([url('/changelog?page=1#top'), url('/changelog?page=2')], { fetchUrl });
+    expect(summary).toMatchObject({ added: 2, updated: 0, unchanged: 0 });
+    expect((await index.listDocuments()).map((d) => d.title)).toEqual([title('/changelog?page=1'), title('/changelog?page=2')]);
+    const scoped = await ask('Since which version are tokens scoped per project?');
+    expect(scoped.sources[0]).toMatchObject({ title: title('/changelog?page=2'), section: 'Changelog › 2.0.0' });
+  });
+
+  it('decodes a page in the charset its Content-Type declares', async () => {
+    const text = '# Café\n\n## Crème brûlée\n\nThe crème brûlée recipe needs a blowtorch (chalumeau).\n';
+    pages.set('/recipes.md', { type: 'text/markdown; charset=ISO-8859-1', body: Buffer.from(text, 'latin1') as unknown as string });
+    expect(await index.ingestPath([url('/recipes.md')], { fetchUrl })).toMatchObject({ added: 1 });
+    const answer = await ask('What does the crème brûlée recipe need?');
+    expect(answer.sources[0]).toMatchObject({ title: title('/recipes.md'), section: 'Café › Crème brûlée' });
+    expect(answer.answer).toContain('The crème brûlée recipe needs a blowtorch (chalumeau).');
   });
 });
 

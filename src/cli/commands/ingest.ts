@@ -46,7 +46,7 @@ export const command: Command = {
       const summary = await index.ingestPath(parsed.positionals, {
         urlBase,
         onProgress: process.stderr.isTTY && !parsed.values.json ? progressBar(process.stderr) : undefined,
-        fetchUrl: async (url) => fetchDocument(await runtime.services.outbound(), url),
+        fetchUrl: async (url, signal) => fetchDocument(await runtime.services.outbound(), url, signal),
       });
       if (parsed.values.json) {
         process.stdout.write(`${JSON.stringify({ tenant: runtime.config.tenant, ...summary }, null, 2)}\n`);
