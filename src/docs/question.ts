@@ -5,7 +5,7 @@
  *
  * - strong (a refusal on their own when absent): `backticked`, calls `foo()` / `a.b()`, member paths
  *   `a.b` (not `Node.js`, `e.g.`, file names), lower camelCase `nestedKey`, snake_case `DEBUG_COLORS`,
- *   flags `--preid`, environment references `$env:DEBUG`;
+ *   flags `--preid`, environment references `$env:DEBUG`, scoped packages `@koa/cors`;
  * - weak (evidence, not proof): capitalised CamelCase `AsyncLocalStorage` (often a product name),
  *   bracket paths, colon and slash paths.
  */
@@ -84,6 +84,10 @@ export function questionIdentifiers(question: string): QuestionIdentifier[] {
     const flag = m[1]!.replace(/[.:,-]+$/, '');
     pushUnique(out, { surface: flag, key: flag.toLowerCase(), strong: true });
   }
+  // Scoped npm packages: `@koa/cors` names one package and nothing else.
+  for (const m of prose.matchAll(/(?<![\w@/])(@[a-z0-9][\w.-]*\/[a-z0-9][\w.-]*[a-z0-9])/gi)) {
+    pushUnique(out, { surface: m[1]!, key: m[1]!.toLowerCase(), strong: true });
+  }
   for (const m of prose.matchAll(/(\$[A-Za-z_]\w*:[A-Za-z_]\w*)/g)) {
     pushUnique(out, { surface: m[1]!, key: m[1]!.toLowerCase(), strong: true });
   }
@@ -109,6 +113,8 @@ export function questionIdentifiers(question: string): QuestionIdentifier[] {
  * Tools the question says it works with ("with yargs", "using brotli", "in Koa") that the documentation
  * never mentions: the question is about something else.
  */
+const NOUN_PHRASE_GOES_ON = new Set(['other', 'than', 'that', 'which', 'who', 'whose', 'such', 'like', 'of']);
+
 export function absentTools(question: string, stats: CorpusStats, stemmer: Stemmer): string[] {
   const out: string[] = [];
   // The tool ends its phrase or owns the next word: "with yargs and …", "using brotli?", "in Python's
@@ -119,6 +125,8 @@ export function absentTools(question: string, stats: CorpusStats, stemmer: Stemm
     const next = m[2]?.toLowerCase();
     if (STOP_WORDS.has(word.toLowerCase())) continue;
     if (next !== undefined && !STOP_WORDS.has(next) && !m[0].includes("'s")) continue;
+    // "in languages other than English": the noun phrase goes on, its head is a common noun, not a tool.
+    if (next !== undefined && NOUN_PHRASE_GOES_ON.has(next)) continue;
     const terms = analyze(word, { stemmer });
     if (terms.length && terms.every((t) => !stats.has(t.term))) out.push(word);
   }

@@ -77,6 +77,12 @@ describe('rag_query over MCP', () => {
     expect(text).toContain('do not guess');
   });
 
+  it('refuses a question about a scoped package the documentation never mentions, and names it', async () => {
+    const { result } = await ask('How do I rotate lumen logs with @lumen/rotator?');
+    expect(result.grounded).toBe(false);
+    expect(result.reason).toBe('The documentation has no `@lumen/rotator`: it is not mentioned anywhere in the ingested documents.');
+  });
+
   it('refuses a question the documentation does not cover', async () => {
     const { result } = await ask('How do I create a composite index in PostgreSQL?');
     expect(result.grounded).toBe(false);

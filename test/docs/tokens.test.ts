@@ -38,6 +38,11 @@ describe('identifiers a question asks about', () => {
     expect(ids('Set $env:DEBUG in `profile.ps1`')).toEqual([['profile.ps1', true], ['$env:DEBUG', true]]);
   });
 
+  it('finds scoped npm packages as strong, and not an email address', () => {
+    expect(ids('How do I enable CORS in Koa with @koa/cors?')).toEqual([['@koa/cors', true]]);
+    expect(ids('Register @fastify/cookie, then mail dev@example.com/help')).toEqual([['@fastify/cookie', true]]);
+  });
+
   it('treats product names as weak and ignores Node.js, e.g. and file names', () => {
     expect(ids('Does it run on Node.js, e.g. in AsyncLocalStorage, with package.json?')).toEqual([['AsyncLocalStorage', false]]);
   });
