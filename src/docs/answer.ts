@@ -150,6 +150,8 @@ export function unitsOf(text: string, longCode = DEFAULT_ANSWER_OPTIONS.maxChars
 }
 
 export interface AnswerOptions {
+  /** The question as asked (what kind of answer it wants). */
+  question?: string;
   stemmer: Stemmer;
   /** Most units quoted. */
   maxUnits: number;
@@ -240,7 +242,15 @@ export function specificCoverage(candidate: Candidate, terms: QueryTerm[], weigh
   return total ? covered / total : 0;
 }
 
-function unitScore(unit: Unit, present: Set<string>, terms: QueryTerm[], weights: Map<string, number>, totalIdf: number, asksDefault: boolean): number {
+/**
+ * A question asking which option, setting, method… does something is answered by a unit that names one in
+ * code: such units (with an inline code span, or code) score this much more. Measured (answer match, eval /
+ * holdout): off → 0.900 / 0.911; 0.3, 0.5 and 1 → 0.917 / 0.929.
+ */
+const NAME_BOOST = 0.5;
+const ASKS_NAME = /\b(which|what)\b[^?.]{0,30}?\b(option|setting|flag|method|function|property|parameter|param|field|hook|event|variable|command|api|helper|package|module|plugin)s?\b/i;
+const NAMES_CODE = /`[^`\n]+`/;
+function unitScore(unit: Unit, present: Set<string>, terms: QueryTerm[], weights: Map<string, number>, totalIdf: number, asksDefault: boolean, asksName = false): number {
   let s = 0;
   for (const t of terms) {
     const w = weights.get(t.term)!;
@@ -254,6 +264,8 @@ function unitScore(unit: Unit, present: Set<string>, terms: QueryTerm[], weights
   else if (unit.text.length < 25) score *= 0.5;
   // Very long code blocks cost a lot of the budget for what they add.
   if (unit.kind === 'code' && unit.text.length > 600) score *= 0.7;
+  // "Which option does X?" is answered by a unit that names one.
+  if (asksName && (unit.kind === 'code' || NAMES_CODE.test(unit.text))) score *= 1 + NAME_BOOST;
   return score;
 }
 
@@ -268,6 +280,7 @@ function unitScore(unit: Unit, present: Set<string>, terms: QueryTerm[], weights
 export function selectQuotes(passages: { candidate: Candidate; source: number; weight: number }[], terms: QueryTerm[], options: AnswerOptions): Quote[] {
   const totalIdf = terms.reduce((s, t) => s + t.idf, 0) || 1;
   const asksDefault = terms.some((t) => t.term === 'default');
+  const asksName = Boolean(options.question && ASKS_NAME.test(options.question));
   const weightsByDoc = new Map<string, Map<string, number>>();
   const perPassage = passages.map((p) => {
     const doc = p.candidate.doc;
@@ -281,7 +294,7 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
       const present = asksDefault && !unit.excerpt && DEFAULT_STATEMENT.test(unit.text) ? new Set([...paragraph.terms, ...own]) : own;
       for (const t of own) paragraph.terms.add(t);
       const covers = new Set(terms.filter((t) => present.has(t.term) || t.related.some((r) => present.has(r))).map((t) => t.term));
-      return { unit, candidate: p.candidate, source: p.source, covers, score: unitScore(unit, present, terms, weights, totalIdf, asksDefault) * p.weight };
+      return { unit, candidate: p.candidate, source: p.source, covers, score: unitScore(unit, present, terms, weights, totalIdf, asksDefault, asksName) * p.weight };
     });
   });
   const all = perPassage.flat();

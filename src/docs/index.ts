@@ -434,13 +434,13 @@ export class DocIndex {
         evidence,
         retrieval,
         ranked,
-        draft: options.draft && top ? this.extract(retrieval, [top]) : undefined,
+        draft: options.draft && top ? this.extract(retrieval, [top], question) : undefined,
       };
     }
 
     const docs = this.sourceDocuments(retrieval, topK);
     const passages = this.passages(docs, retrieval.terms);
-    const quotes = selectQuotes(passages, retrieval.terms, this.answerOptions);
+    const quotes = selectQuotes(passages, retrieval.terms, { ...this.answerOptions, question });
     let answer = renderQuotes(quotes, describe);
     const primaryQuotes = quotes.filter((q) => q.source === 1).map((q) => q.unit.text).join('\n');
     // Related documents come after every document a passage could cite, so the answer's [n] stay right.
@@ -484,8 +484,8 @@ export class DocIndex {
     }));
   }
 
-  private extract(retrieval: Retrieval, docs: Retrieval['documents']): string {
-    return renderQuotes(selectQuotes(this.passages(docs, retrieval.terms), retrieval.terms, this.answerOptions), describe);
+  private extract(retrieval: Retrieval, docs: Retrieval['documents'], question: string): string {
+    return renderQuotes(selectQuotes(this.passages(docs, retrieval.terms), retrieval.terms, { ...this.answerOptions, question }), describe);
   }
 
   /**
