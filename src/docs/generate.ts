@@ -48,11 +48,13 @@ export function unsupportedIdentifiers(answer: string, passages: Passage[], stem
   return missing;
 }
 
-export type Generated = { ok: true; answer: string } | { ok: false; reason: string };
+/** `noAnswer`: the model read the passages and found that they do not answer. */
+export type Generated = { ok: true; answer: string } | { ok: false; reason: string; noAnswer?: true };
 
 export async function generateAnswer(complete: Complete, question: string, passages: Passage[], stemmer: Stemmer, signal?: AbortSignal): Promise<Generated> {
   const reply = (await complete({ system: GENERATION_SYSTEM, user: generationPrompt(question, passages), signal })).trim();
-  if (!reply || /^NO_ANSWER\b/.test(reply)) return { ok: false, reason: 'the model found no answer in the passages' };
+  if (/^NO_ANSWER\b/.test(reply)) return { ok: false, reason: 'the model found no answer in the passages', noAnswer: true };
+  if (!reply) return { ok: false, reason: 'the model replied with nothing' };
   const missing = unsupportedIdentifiers(reply, passages, stemmer);
   if (missing.length) return { ok: false, reason: `the model named ${missing.map((m) => `\`${m}\``).join(', ')}, which the sources do not contain` };
   return { ok: true, answer: reply };

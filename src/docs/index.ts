@@ -21,6 +21,11 @@ export type { DocumentInfo, DocumentInput, IngestProgress, IngestSummary, QueryR
 
 /** Chunks written per commit during ingest (one LanceDB commit per table per batch). */
 const COMMIT_CHUNKS = 4000;
+/**
+ * Confidence reported when a model found no answer in the passages: an upper bound, not a measurement (no
+ * model runs where the calibration is fitted).
+ */
+const MODEL_NO_ANSWER_CONFIDENCE = 0.1;
 /** A document is listed as a source only when it scores at least this share of the best one. */
 const MIN_SOURCE_SHARE = 0.2;
 /**
@@ -452,7 +457,21 @@ export class DocIndex {
       try {
         const generated = await generateAnswer(options.complete, question, given, this.analysis.stemmer, options.signal);
         if (generated.ok) answer = generated.answer;
-        else generation = generated.reason;
+        else if (generated.noAnswer) {
+          // The model read the very passages the quotes come from and found no answer in them: say so.
+          return {
+            result: noMatch(
+              Math.min(confidence, MODEL_NO_ANSWER_CONFIDENCE),
+              `Nothing in the documentation answers this question: the model that read the closest passages (${describe(passages[0]!.candidate)} and ${passages.length - 1} more) found no answer in them.`,
+              sources,
+            ),
+            evidence,
+            retrieval,
+            ranked,
+            generation: generated.reason,
+            draft: options.draft ? answer : undefined,
+          };
+        } else generation = generated.reason;
       } catch (error) {
         generation = `the model failed: ${(error as Error).message}`;
         this.options.logger?.warn({ err: error }, 'generative answer failed; using the extractive answer');

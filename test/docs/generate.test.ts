@@ -49,9 +49,23 @@ describe('generative answers through MCP sampling', () => {
     expect(result.answer).toContain('> When set, every object you log is placed under this single property');
   });
 
-  it('falls back to quotes when the model finds no answer', async () => {
+  it('answers no match when the model finds no answer in the passages, naming what it read', async () => {
     reply = 'NO_ANSWER';
-    expect((await ask()).answer).toMatch(/^From api\.md/);
+    const result = await ask();
+    expect(result.grounded).toBe(false);
+    expect(result.answer).toBeUndefined();
+    expect(result.confidence).toBeLessThanOrEqual(0.1);
+    expect(result.reason).toMatch(
+      /^Nothing in the documentation answers this question: the model that read the closest passages \(api\.md › API › lumen\(\[options\]\) › Options › nestedKey \(String\) and \d+ more\) found no answer in them\.$/,
+    );
+    expect(result.sources[0]!.title).toBe('api.md');
+  });
+
+  it('falls back to quotes when the model replies with nothing', async () => {
+    reply = '';
+    const result = await ask();
+    expect(result.grounded).toBe(true);
+    expect(result.answer).toMatch(/^From api\.md/);
   });
 
   it('finds invented identifiers of every shape', () => {
