@@ -43,6 +43,7 @@ export interface Term {
 }
 
 const IDENT_CHARS = /[A-Za-z0-9_$]/;
+const LATIN_ABBREVIATION = /^(?:e\.g|i\.e|a\.k\.a|n\.b|cf|etc|vs)\.?$/i;
 const VERSION = /(?<![\w.])\d+(?:\.(?:\d+|x|\*))+(?:-[A-Za-z0-9.]+)?(?![\w])/g;
 
 /**
@@ -101,6 +102,8 @@ export function analyze(text: string, options: AnalyzeOptions = {}): Term[] {
     // A flag must start a word: "non-browser" is not the flag "-browser".
     if (span.startsWith('-') && IDENT_CHARS.test(before)) continue;
     if (looksNumeric(span)) continue;
+    // "e.g.", "i.e.": abbreviations of prose, not dotted names.
+    if (LATIN_ABBREVIATION.test(span)) continue;
     compounds.set(start, span);
   }
   // Release lines and versions ("8.x", "1.4.2") are one term each: their digits alone say nothing.

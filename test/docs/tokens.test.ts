@@ -23,6 +23,10 @@ describe('analysis keeps code identifiers findable', () => {
     expect(terms('pino.destination')).toEqual(['pino.destination', 'pino', 'destin']);
   });
 
+  it('drops e.g. and i.e., which are prose, not dotted names', () => {
+    expect(terms('Options, e.g. the level (i.e. pino.level), a.k.a. verbosity')).toEqual(['option', 'level', 'pino.level', 'pino', 'level', 'verbos']);
+  });
+
   it('does not mistake prose hyphenation for a flag', () => {
     expect(terms('non-browser clients')).toEqual(['non-browser', 'non', 'browser', 'client']);
   });
