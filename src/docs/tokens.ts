@@ -4,7 +4,8 @@
  * Two kinds of term come out of a text:
  * - words: lower-cased, stop words dropped, stemmed (`rotating` → `rotat`);
  * - identifiers, kept whole next to their parts so code stays findable: `pino.destination`, `--omit=dev`,
- *   `$env:debug`, `targets[i].level`, `nestedkey` (+ `nested`, `key`), `pino-pretty` (+ `pino`, `pretty`).
+ *   `$env:debug`, `$defs` (+ `def`), `targets[i].level`, `nestedkey` (+ `nested`, `key`), `pino-pretty` (+ `pino`,
+ *   `pretty`).
  *
  * The index stores these terms space-separated and LanceDB's full-text index splits on whitespace only
  * (no stemming or lower-casing of its own), so what is searchable is exactly what this module emits.
@@ -127,6 +128,8 @@ export function analyze(text: string, options: AnalyzeOptions = {}): Term[] {
       ci++;
     }
     if (!raw) continue;
+    // `$defs`, `$ref`, `$set`: a leading $ makes a keyword of its own, apart from the plain word.
+    if (/^\$[A-Za-z]\w*$/.test(raw) && !compounds.has(at)) out.push({ term: raw.toLowerCase(), surface: raw, identifier: true });
     const word = raw.replace(/^[_$]+|[_$]+$/g, '');
     if (!word) continue;
     const camel = isCamel(word) || word.includes('_');

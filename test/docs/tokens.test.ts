@@ -23,6 +23,10 @@ describe('analysis keeps code identifiers findable', () => {
     expect(terms('pino.destination')).toEqual(['pino.destination', 'pino', 'destin']);
   });
 
+  it('keeps $-keywords such as $defs and $ref whole, next to the word', () => {
+    expect(terms('Output $defs, not definitions; follow "$ref"')).toEqual(['output', '$defs', 'def', 'definit', 'follow', '$ref', 'ref']);
+  });
+
   it('drops e.g. and i.e., which are prose, not dotted names', () => {
     expect(terms('Options, e.g. the level (i.e. pino.level), a.k.a. verbosity')).toEqual(['option', 'level', 'pino.level', 'pino', 'level', 'verbos']);
   });
