@@ -8,27 +8,9 @@
 import { analyze, type Stemmer } from './tokens.js';
 import type { QueryTerm } from './question.js';
 import { RELATED_WEIGHT, type Candidate } from './search.js';
+import { renderExcerpt, unitsOf, type Unit } from './units.js';
 
-export interface Unit {
-  kind: 'sentence' | 'item' | 'row' | 'code';
-  /** What the unit says: for an excerpt of a code block, its own lines only. */
-  text: string;
-  /** Position in its chunk. */
-  index: number;
-  /** The paragraph (list, table, code block) of its chunk that the unit belongs to. */
-  block: number;
-  /** For a part of a long code block: the block, and which of its lines (inclusive) the part is. */
-  excerpt?: CodeExcerpt;
-}
-
-export interface CodeExcerpt {
-  open: string;
-  close: string;
-  /** The block's lines between its fences. */
-  lines: string[];
-  from: number;
-  to: number;
-}
+export type { Unit } from './units.js';
 
 export interface Quote {
   unit: Unit;
@@ -38,115 +20,6 @@ export interface Quote {
   score: number;
   /** Question terms the unit names, directly or through a related word. */
   covers: Set<string>;
-}
-
-const LIST_ITEM = /^\s{0,6}([-*+]|\d+[.)])\s+/;
-const SENTENCE_BREAK = /(?<=[.!?])\s+(?=[A-Z`"'(\[*_])/;
-/** A run of a long block's lines without blank lines longer than this is cut into entries. */
-const CODE_GROUP_LINES = 4;
-const COMMENT_LINE = /^\s*(\/\/|\/\*|\*|#(?!!)|--\s)/;
-
-/**
- * The parts of a long code block (line ranges between its fences): runs of lines between blank lines; a
- * longer run is cut into entries, each a field or statement with the comment lines before it.
- */
-export function codeParts(lines: string[]): { from: number; to: number }[] {
-  const parts: { from: number; to: number }[] = [];
-  let i = 0;
-  while (i < lines.length) {
-    if (!lines[i]!.trim()) {
-      i++;
-      continue;
-    }
-    let end = i;
-    while (end + 1 < lines.length && lines[end + 1]!.trim()) end++;
-    if (end - i + 1 <= CODE_GROUP_LINES) parts.push({ from: i, to: end });
-    else {
-      let from = i;
-      for (let j = i; j <= end; j++) {
-        if (COMMENT_LINE.test(lines[j]!) && j < end) continue;
-        parts.push({ from, to: j });
-        from = j + 1;
-      }
-    }
-    i = end + 1;
-  }
-  return parts;
-}
-
-/**
- * Cuts a chunk's text into quotable units. A code block stays whole unless it is longer than `longCode`
- * characters (the answer's whole budget): such a listing (an options object, a type with a comment on each
- * field) is cut into parts (see codeParts), since it answers "which option does X" with one field, not with
- * all of them. Measured (answer match, eval / holdout): whole → 0.883 / 0.857; cut over 600 characters →
- * 0.883 / 0.857 (usage examples lose their middle); over 1,200 → 0.883 / 0.875.
- */
-export function unitsOf(text: string, longCode = DEFAULT_ANSWER_OPTIONS.maxChars): Unit[] {
-  const units: Unit[] = [];
-  const lines = text.split('\n');
-  let i = 0;
-  let para: string[] = [];
-  let block = -1;
-  const push = (kind: Unit['kind'], t: string) => {
-    const trimmed = t.trim();
-    if (trimmed) units.push({ kind, text: trimmed, index: units.length, block });
-  };
-  const flushPara = () => {
-    if (!para.length) return;
-    block++;
-    const first = para[0]!;
-    if (LIST_ITEM.test(first)) {
-      let item: string[] = [];
-      for (const line of para) {
-        if (LIST_ITEM.test(line) && item.length) {
-          push('item', item.join(' '));
-          item = [];
-        }
-        item.push(line.trim());
-      }
-      push('item', item.join(' '));
-    } else if (first.trim().startsWith('|')) {
-      // Each row is quoted under the table's header row, which says what its cells mean.
-      const rows = para.filter((line) => !/^\s*\|?\s*:?-{2,}/.test(line));
-      const header = rows.length > 1 && /^\s*\|?\s*:?-{2,}/.test(para[1] ?? '') ? rows.shift()! : undefined;
-      for (const line of rows) push('row', header ? `${header.trim()}\n${line.trim()}` : line);
-    } else {
-      for (const s of para.map((l) => l.trim()).join(' ').split(SENTENCE_BREAK)) push('sentence', s);
-    }
-    para = [];
-  };
-  while (i < lines.length) {
-    const line = lines[i]!;
-    const fence = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
-    if (fence) {
-      flushPara();
-      const marker = fence[1]!;
-      const fenced = [line];
-      i++;
-      while (i < lines.length) {
-        fenced.push(lines[i]!);
-        if (lines[i]!.trim() === marker) break;
-        i++;
-      }
-      i++;
-      block++;
-      const whole = fenced.join('\n');
-      const body = fenced.slice(1, fenced.at(-1)!.trim() === marker && fenced.length > 1 ? -1 : undefined);
-      if (whole.length <= longCode || body.length < 2) push('code', whole);
-      else {
-        const close = fenced.length > 1 && fenced.at(-1)!.trim() === marker ? fenced.at(-1)! : marker;
-        for (const part of codeParts(body)) {
-          units.push({ kind: 'code', text: body.slice(part.from, part.to + 1).join('\n'), index: units.length, block, excerpt: { open: fenced[0]!, close, lines: body, ...part } });
-        }
-      }
-      continue;
-    }
-    if (!line.trim()) flushPara();
-    else para.push(line);
-    i++;
-  }
-  flushPara();
-  return units;
 }
 
 export interface AnswerOptions {
@@ -160,7 +33,8 @@ export interface AnswerOptions {
 }
 
 /**
- * Measured (answer match, eval / holdout; mean answer characters): 6 units → 0.900 / 0.857 (1,002); 8 → 0.900 /
+ * A code listing longer than maxChars is quoted in parts (see unitsOf). Measured (answer match, eval /
+ * holdout; mean answer characters): 6 units → 0.900 / 0.857 (1,002); 8 → 0.900 /
  * 0.911 (1,099); 9 → same matches, longer. 1,500 characters instead of 1,200 → 0.883 / 0.911 (longer listings
  * are then quoted whole).
  */
@@ -372,29 +246,6 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
   return chosen.sort((a, b) => order.get(a.candidate)! - order.get(b.candidate)! || a.unit.index - b.unit.index);
 }
 
-/**
- * Parts of one code block as one fenced excerpt: the block's first line (what the listing is), the parts'
- * lines verbatim, and `…` where lines were left out.
- */
-export function renderExcerpt(parts: CodeExcerpt[]): string {
-  const { open, close, lines } = parts[0]!;
-  const out = [open];
-  const indentOf = (line: string | undefined) => /^\s*/.exec(line ?? '')![0];
-  let next = 0;
-  const first = lines.findIndex((l) => l.trim());
-  if (first >= 0 && first < parts[0]!.from) {
-    out.push(lines[first]!);
-    next = first + 1;
-  }
-  for (const part of parts) {
-    if (part.from > next) out.push(`${indentOf(lines[part.from])}…`);
-    out.push(...lines.slice(Math.max(part.from, next), part.to + 1));
-    next = Math.max(next, part.to + 1);
-  }
-  if (lines.slice(next).some((l) => l.trim())) out.push(`${indentOf(lines[next])}…`);
-  out.push(close);
-  return out.join('\n');
-}
 
 /** Renders quotes grouped by passage, every quoted line prefixed with `>` and each group naming its source. */
 export function renderQuotes(quotes: Quote[], label: (c: Candidate) => string): string {

@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeParts, DEFAULT_ANSWER_OPTIONS, renderQuotes, selectQuotes, specificCoverage, unitsOf, weightsFor } from '../../src/docs/answer.js';
+import { DEFAULT_ANSWER_OPTIONS, renderQuotes, selectQuotes, specificCoverage, weightsFor } from '../../src/docs/answer.js';
+import { codeParts, unitsOf } from '../../src/docs/units.js';
 import type { DocIndex } from '../../src/docs/index.js';
 import type { QueryTerm } from '../../src/docs/question.js';
 import type { Candidate } from '../../src/docs/search.js';
@@ -157,8 +158,8 @@ describe('long code listings', () => {
 
   it('keeps a code block within the answer budget whole, and cuts a longer one into parts of it', () => {
     const short = '```js\nconst a = 1;\nconst b = 2;\n```';
-    expect(unitsOf(short).map((u) => u.text)).toEqual([short]);
-    const units = unitsOf(`Options:\n\n${LISTING}`);
+    expect(unitsOf(short, DEFAULT_ANSWER_OPTIONS.maxChars).map((u) => u.text)).toEqual([short]);
+    const units = unitsOf(`Options:\n\n${LISTING}`, DEFAULT_ANSWER_OPTIONS.maxChars);
     expect(LISTING.length).toBeGreaterThan(DEFAULT_ANSWER_OPTIONS.maxChars);
     expect(units[0]).toMatchObject({ kind: 'sentence', text: 'Options:' });
     expect(units.slice(1).every((u) => u.kind === 'code' && u.excerpt && u.block === units[1]!.block)).toBe(true);
