@@ -81,6 +81,8 @@ const INTRO_GAP_SENTENCES = 2;
  * the words of their paragraph before them (what they state the default of), score double (+0.1) and escape the
  * short-unit discount. Off → 0.87 / 0.86.
  */
+/** A paragraph that is only a bold label ("**Claude Code**") introduces what follows it, as a heading would. */
+const LABEL = /^(\*\*|__)[^*_\n]{1,60}\1:?$/;
 const DEFAULT_STATEMENT = /\bdefaults? (?:to|is|value)\b|\bdefault:|@default\b|\(default\b|\bby default\b/i;
 
 /** Weight of each question term for the units of one document: IDF times within-document specificity. */
@@ -190,7 +192,7 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
     const siblings = siblingsOf(q);
     // "… the following modules:" is answered by the list (or code) after it, also across a sentence or two
     // ("Install the executable:") in between.
-    if (q.unit.text.endsWith(':')) {
+    if (q.unit.text.endsWith(':') || LABEL.test(q.unit.text)) {
       const between: Quote[] = [];
       for (const next of siblings.slice(q.unit.index + 1)) {
         // A long listing is quoted by the parts of it that answer, chosen on their own.
