@@ -82,9 +82,9 @@ describe('selectQuotes', () => {
   });
 
   it('brings the code after a bold label paragraph, as under a heading', () => {
-    const p = passage('**Claude Code**\n\n```sh\nclaude mcp add widget -- node widget.js\n```\n\n**Cursor**: see its settings.');
+    const p = passage('**Claude Code**\n\n```sh\nwidget install --host cc\n```\n\n**Cursor**: see its settings.');
     const quotes = selectQuotes([p], [qterm('claude', 3), qterm('code', 2)], { ...DEFAULT_ANSWER_OPTIONS, maxUnits: 1 });
-    expect(quoted(quotes)).toEqual(['**Claude Code**', '```sh\nclaude mcp add widget -- node widget.js\n```']);
+    expect(quoted(quotes)).toEqual(['**Claude Code**', '```sh\nwidget install --host cc\n```']);
   });
 
   it('brings the code an introducing sentence announces, across the sentences in between', () => {
