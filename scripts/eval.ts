@@ -183,6 +183,18 @@ async function holdoutSet(): Promise<SetSpec> {
   return { name: 'holdout', corpus: dir, questions, exclude: [], cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 
+/** One package folder of a corpus as a corpus of its own, with the questions about it and every unanswerable one. */
+async function singleProductSet(corpus: string, pkg: string, files: string[]): Promise<SetSpec> {
+  const questions: Question[] = [];
+  for (const file of files.filter((f) => existsSync(f))) {
+    for (const q of await readQuestions(file)) {
+      if (q.kind === 'unanswerable') questions.push(q);
+      else if (q.sources.every((s) => s.startsWith(`${pkg}/`))) questions.push({ ...q, sources: q.sources.map((s) => s.slice(pkg.length + 1)) });
+    }
+  }
+  return { name: `${pkg}-only`, corpus: path.join(corpus, pkg), questions, exclude: [], unfitted: true };
+}
+
 interface RunOptions {
   maxChars: number;
   stemmer: Stemmer;
@@ -394,6 +406,13 @@ async function main(): Promise<void> {
       const file = path.join(ROOT, 'scripts', 'eval', `${name}.jsonl`);
       if (!values['holdout-only'] && existsSync(corpus) && existsSync(file)) sets.push({ name, corpus, questions: await readQuestions(file), exclude: ['SOURCES.md'], unfitted });
     }
+    // Single-product documentation sets, where no question can name a package title: the pino docs alone
+    // (their questions from the shared sets, every unanswerable question of those sets), and undici's docs
+    // folder with questions written blind (scripts/eval/undici-docs.jsonl). Never fitted on.
+    if (!values['holdout-only'] && existsSync(path.join(corpus, 'pino'))) sets.push(await singleProductSet(corpus, 'pino', [questionsFile, ...['paraphrases', 'blind'].map((n) => path.join(ROOT, 'scripts', 'eval', `${n}.jsonl`))]));
+    const undiciDocs = path.join(ROOT, 'node_modules', 'undici', 'docs', 'docs');
+    const undiciQuestions = path.join(ROOT, 'scripts', 'eval', 'undici-docs.jsonl');
+    if (existsSync(undiciDocs) && existsSync(undiciQuestions)) sets.push({ name: 'undici-docs', corpus: undiciDocs, questions: await readQuestions(undiciQuestions), exclude: [], unfitted: true });
   }
 
   const options: RunOptions = {
