@@ -5,6 +5,7 @@
  */
 import type { DocumentRow } from '../storage/chunks.js';
 import { titleWords } from './prepare.js';
+import { absenceWeight } from './everyday.js';
 import { analyze, type Stemmer } from './tokens.js';
 
 export interface CurrentDocument {
@@ -36,10 +37,12 @@ export class CorpusStats {
   readonly df = new Map<string, number>();
   readonly idents = new Set<string>();
   readonly names = new Set<string>();
+  /** Number of documents each term occurs in. */
+  readonly docFreq = new Map<string, number>();
   /** Number of chunks. */
   chunks = 0;
 
-  constructor(rows: DocumentRow[], stemmer: Stemmer) {
+  constructor(rows: DocumentRow[], private readonly stemmer: Stemmer) {
     for (const row of rows) {
       const titleTerms = new Set(analyze(titleWords(row.title), { stemmer }).map((t) => t.term));
       const idents = new Set(row.idents ? row.idents.split(' ') : []);
@@ -50,11 +53,33 @@ export class CorpusStats {
       this.chunks += row.chunks;
       if (row.vocab) {
         const vocab = JSON.parse(row.vocab) as Record<string, number>;
-        for (const [term, n] of Object.entries(vocab)) this.df.set(term, (this.df.get(term) ?? 0) + n);
+        for (const [term, n] of Object.entries(vocab)) {
+          this.df.set(term, (this.df.get(term) ?? 0) + n);
+          this.docFreq.set(term, (this.docFreq.get(term) ?? 0) + 1);
+        }
       }
       for (const id of idents) this.idents.add(id);
       if (row.names) for (const n of row.names.split(' ')) this.names.add(n);
     }
+  }
+
+  private corpusNameSet?: Set<string>;
+  /**
+   * The names of what the whole documentation set is about: names (as the documents write them) found in
+   * nearly every document of a set of several (`pino` across the pino docs). A question naming one names
+   * every document's subject, as naming a title does.
+   */
+  get corpusNames(): Set<string> {
+    if (!this.corpusNameSet) {
+      this.corpusNameSet = new Set();
+      const n = this.docs.size;
+      if (n >= 3) {
+        for (const [term, docs] of this.docFreq) {
+          if (docs >= Math.max(3, 0.8 * n) && term.length >= 3 && !/^\d/.test(term) && absenceWeight(term, this.stemmer) === 1) this.corpusNameSet.add(term);
+        }
+      }
+    }
+    return this.corpusNameSet;
   }
 
   get empty(): boolean {

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { commonWords, moduleText } from '../../scripts/write-common-words.js';
 import { COMMON_WORDS } from '../../src/docs/common-words.js';
-import { absenceWeight } from '../../src/docs/evidence.js';
+import { absenceWeight } from '../../src/docs/everyday.js';
 import { analyze } from '../../src/docs/tokens.js';
 
 const stem = (w: string) => analyze(w, { keepStopWords: true })[0]!.term;
