@@ -19,7 +19,9 @@ const ELEMENT_KINDS = 'option|options|setting|settings|flag|flags|parameter|para
 const NOT_ELEMENT_NAMES = new Set(
   ('same other new different default right correct best following specific separate extra single first last main ' +
     'global custom certain particular given additional relevant related that this which what any each every such ' +
-    'cli command line config configuration').split(' '),
+    'cli command line config configuration recommended preferred suggested proper appropriate standard usual ' +
+    'typical official simplest easiest cleanest cheapest quickest fastest safest existing corresponding underlying ' +
+    'builtin native whole entire').split(' '),
 );
 
 export interface QuestionIdentifier {
@@ -64,7 +66,9 @@ export function questionIdentifiers(question: string): QuestionIdentifier[] {
     const span = m[1]!.trim().replace(/\(.*\)$/, '()');
     const bare = span.replace(/\(\)$/, '');
     if (!bare) continue;
-    pushUnique(out, { surface: span, key: bare.toLowerCase(), member: memberOf(bare), strong: /[A-Za-z]/.test(bare) });
+    // A span with spaces is a command line or a phrase (`ssh -D`, `npm install x`), evidence but not a name
+    // the documentation must have.
+    pushUnique(out, { surface: span, key: bare.toLowerCase(), member: memberOf(bare), strong: /[A-Za-z]/.test(bare) && !/\s/.test(bare) });
   }
   const prose = text.replace(/`[^`\n]*`/g, ' ');
   // Calls and member paths: foo(), a.b(), a.b, a.b.c('x')
@@ -113,6 +117,7 @@ export function questionIdentifiers(question: string): QuestionIdentifier[] {
  * Tools the question says it works with ("with yargs", "using brotli", "in Koa") that the documentation
  * never mentions: the question is about something else.
  */
+const PHRASAL_IN = new Set(['opt', 'opts', 'log', 'logs', 'sign', 'plug', 'plugged', 'built', 'baked', 'fill', 'check', 'chime', 'tune', 'read', 'type', 'pass', 'bring', 'hook', 'hooked', 'wire', 'wired']);
 const NOUN_PHRASE_GOES_ON = new Set(['other', 'than', 'that', 'which', 'who', 'whose', 'such', 'like', 'of']);
 
 export function absentTools(question: string, stats: CorpusStats, stemmer: Stemmer): string[] {
@@ -124,6 +129,9 @@ export function absentTools(question: string, stats: CorpusStats, stemmer: Stemm
     const word = m[1]!;
     const next = m[2]?.toLowerCase();
     if (STOP_WORDS.has(word.toLowerCase())) continue;
+    // "opt in somehow", "log in with": here "in" belongs to the verb, it does not introduce a tool.
+    const before = /(\w+)\s+$/.exec(question.slice(0, m.index))?.[1]?.toLowerCase();
+    if (m[0].toLowerCase().startsWith('in') && before && PHRASAL_IN.has(before)) continue;
     if (next !== undefined && !STOP_WORDS.has(next) && !m[0].includes("'s")) continue;
     // "in languages other than English": the noun phrase goes on, its head is a common noun, not a tool.
     if (next !== undefined && NOUN_PHRASE_GOES_ON.has(next)) continue;

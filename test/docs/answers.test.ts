@@ -287,6 +287,8 @@ describe('what a question names that the documentation lacks', () => {
     expect(tool.evidence!.missingWeak).toEqual(['`brotli`']);
     const phrase = await index.trace('Can parcel-server write its request log in languages other than English?');
     expect(phrase.evidence!.missingWeak).not.toContain('`languages`');
+    const particle = await index.trace('Does parcel-server compress responses by itself, or do I opt in somehow?');
+    expect(particle.evidence!.missingWeak).toEqual([]);
   });
 });
 

@@ -46,6 +46,14 @@ describe('identifiers a question asks about', () => {
     expect(ids('Set $env:DEBUG in `profile.ps1`')).toEqual([['profile.ps1', true], ['$env:DEBUG', true]]);
   });
 
+  it('takes a backticked command line or phrase as evidence, not as a name the docs must have', () => {
+    expect(ids('Can I proxy through an `ssh -D` tunnel or `pino.destination()`?')).toEqual([['ssh -D', false], ['pino.destination()', true]]);
+  });
+
+  it('does not take an adjective for the name of an element ("the recommended hook")', () => {
+    expect(questionIdentifiers("What's the recommended hook, or the simplest option?")).toEqual([]);
+  });
+
   it('finds scoped npm packages as strong, and not an email address', () => {
     expect(ids('How do I enable CORS in Koa with @koa/cors?')).toEqual([['@koa/cors', true]]);
     expect(ids('Register @fastify/cookie, then mail dev@example.com/help')).toEqual([['@fastify/cookie', true]]);
