@@ -7,7 +7,7 @@
  */
 import { analyze, type Stemmer } from './tokens.js';
 import type { QueryTerm } from './question.js';
-import { RELATED_WEIGHT, type Candidate } from './search.js';
+import { coverageOf, RELATED_WEIGHT, type Candidate } from './search.js';
 import { renderExcerpt, unitsOf, type Unit } from './units.js';
 
 export type { Unit } from './units.js';
@@ -107,15 +107,7 @@ export function weightsFor(doc: Candidate['doc'], terms: QueryTerm[]): Map<strin
  * document's other passages, not for the package name they all share.
  */
 export function specificCoverage(candidate: Candidate, terms: QueryTerm[], weights: Map<string, number>): number {
-  let total = 0;
-  let covered = 0;
-  for (const t of terms) {
-    const w = weights.get(t.term) ?? t.idf;
-    total += w;
-    if (candidate.matched.has(t.term)) covered += w;
-    else if (candidate.related.has(t.term)) covered += RELATED_WEIGHT * w;
-  }
-  return total ? covered / total : 0;
+  return coverageOf(terms, (t) => candidate.matched.has(t), (t) => candidate.related.has(t), (t) => weights.get(t.term) ?? t.idf);
 }
 
 /**
@@ -126,7 +118,7 @@ export function specificCoverage(candidate: Candidate, terms: QueryTerm[], weigh
 const NAME_BOOST = 0.5;
 const ASKS_NAME = /\b(which|what)\b[^?.]{0,30}?\b(option|setting|flag|method|function|property|parameter|param|field|hook|event|variable|command|api|helper|package|module|plugin)s?\b/i;
 const NAMES_CODE = /`[^`\n]+`/;
-function unitScore(unit: Unit, present: Set<string>, terms: QueryTerm[], weights: Map<string, number>, totalIdf: number, asksDefault: boolean, asksName = false): number {
+function unitScore(unit: Unit, present: Set<string>, terms: QueryTerm[], weights: Map<string, number>, totalIdf: number, asksDefault: boolean, asksName: boolean): number {
   let s = 0;
   for (const t of terms) {
     const w = weights.get(t.term)!;

@@ -519,8 +519,11 @@ export class DocIndex {
     const top = docs[0]!;
     const best = top.chunks[0]!.score;
     const weights = weightsFor(top.doc, terms);
-    const worth = (c: Candidate) => Math.sqrt(c.score / best) * specificCoverage(c, terms, weights);
-    const others = top.chunks.slice(1).sort((a, b) => worth(b) - worth(a));
+    const others = top.chunks
+      .slice(1)
+      .map((c) => ({ c, worth: Math.sqrt(c.score / best) * specificCoverage(c, terms, weights) }))
+      .sort((a, b) => b.worth - a.worth)
+      .map((x) => x.c);
     const out: { candidate: Candidate; source: number; weight: number }[] = [{ candidate: top.chunks[0]!, source: 1, weight: 1 }];
     for (const c of others.slice(0, PRIMARY_PASSAGES - 1)) out.push({ candidate: c, source: 1, weight: c.score / best });
     docs.slice(1, 3).forEach((d, i) => {

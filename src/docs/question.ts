@@ -9,7 +9,7 @@
  * - weak (evidence, not proof): capitalised CamelCase `AsyncLocalStorage` (often a product name),
  *   bracket paths, colon and slash paths.
  */
-import { analyze, STOP_WORDS, type Stemmer } from './tokens.js';
+import { analyze, LATIN_ABBREVIATION, STOP_WORDS, type Stemmer } from './tokens.js';
 import type { CorpusStats } from './stats.js';
 import { relatedTerms } from './vocabulary.js';
 
@@ -39,7 +39,6 @@ export interface QuestionIdentifier {
 }
 
 const FILE_OR_DOMAIN = /\.(js|mjs|cjs|ts|mts|cts|jsx|tsx|json|md|mdx|yml|yaml|toml|html?|css|txt|com|org|io|net|dev|sh|py|lock)$/i;
-const LATIN = /^(e\.g|i\.e|etc|vs|cf|a\.k\.a)$/i;
 
 function pushUnique(list: QuestionIdentifier[], id: QuestionIdentifier): void {
   const existing = list.find((x) => x.key === id.key);
@@ -77,8 +76,8 @@ export function questionIdentifiers(question: string): QuestionIdentifier[] {
     const call = Boolean(m[2]) && !/\s/.test(m[2]![0]!);
     const dotted = path.includes('.');
     if (!dotted && !call) continue;
-    if (dotted && !call && (FILE_OR_DOMAIN.test(path) || LATIN.test(path))) continue;
-    if (LATIN.test(path)) continue;
+    if (dotted && !call && FILE_OR_DOMAIN.test(path)) continue;
+    if (LATIN_ABBREVIATION.test(path)) continue;
     // "function (Object)" style prose is not a call: a call has no space and an identifier-like name.
     if (!dotted && call && !/[a-z][A-Z_]|^[a-z_$][\w$]*$/.test(path)) continue;
     const surface = call ? `${path}()` : path;
@@ -113,13 +112,15 @@ export function questionIdentifiers(question: string): QuestionIdentifier[] {
   return out;
 }
 
+/** Verbs whose "in" is a particle ("opt in", "log in"), not a preposition before a tool. */
+const PHRASAL_IN = new Set(['opt', 'opts', 'log', 'logs', 'sign', 'plug', 'plugged', 'built', 'baked', 'fill', 'check', 'chime', 'tune', 'read', 'type', 'pass', 'bring', 'hook', 'hooked', 'wire', 'wired']);
+/** Words after which a noun phrase goes on ("languages other than …"): its head is a common noun. */
+const NOUN_PHRASE_GOES_ON = new Set(['other', 'than', 'that', 'which', 'who', 'whose', 'such', 'like', 'of']);
+
 /**
  * Tools the question says it works with ("with yargs", "using brotli", "in Koa") that the documentation
  * never mentions: the question is about something else.
  */
-const PHRASAL_IN = new Set(['opt', 'opts', 'log', 'logs', 'sign', 'plug', 'plugged', 'built', 'baked', 'fill', 'check', 'chime', 'tune', 'read', 'type', 'pass', 'bring', 'hook', 'hooked', 'wire', 'wired']);
-const NOUN_PHRASE_GOES_ON = new Set(['other', 'than', 'that', 'which', 'who', 'whose', 'such', 'like', 'of']);
-
 export function absentTools(question: string, stats: CorpusStats, stemmer: Stemmer): string[] {
   const out: string[] = [];
   // The tool ends its phrase or owns the next word: "with yargs and …", "using brotli?", "in Python's

@@ -79,14 +79,23 @@ export const RELATED_WEIGHT = 0.5;
  */
 const RELATED_SEARCH_WEIGHT = 0.15;
 
-/** IDF-weighted share of the question found (`present`), or found through a related word (`related`, at RELATED_WEIGHT). */
-export function coverageOf(terms: QueryTerm[], present: (term: string) => boolean, related?: (term: string) => boolean): number {
+/**
+ * Weighted share of the question found (`present`), or found through a related word (`related`, at
+ * RELATED_WEIGHT); each term weighs its IDF unless `weight` says otherwise.
+ */
+export function coverageOf(
+  terms: QueryTerm[],
+  present: (term: string) => boolean,
+  related?: (term: string) => boolean,
+  weight: (t: QueryTerm) => number = (t) => t.idf,
+): number {
   let total = 0;
   let covered = 0;
   for (const t of terms) {
-    total += t.idf;
-    if (present(t.term)) covered += t.idf;
-    else if (related?.(t.term)) covered += RELATED_WEIGHT * t.idf;
+    const w = weight(t);
+    total += w;
+    if (present(t.term)) covered += w;
+    else if (related?.(t.term)) covered += RELATED_WEIGHT * w;
   }
   return total ? covered / total : 0;
 }
@@ -159,6 +168,7 @@ export async function retrieve(
   // Ties (a section cut into equal chunks) in document order, so that answers do not depend on index order.
   candidates.sort((a, b) => b.score - a.score || (a.chunk.doc_id < b.chunk.doc_id ? -1 : a.chunk.doc_id > b.chunk.doc_id ? 1 : a.chunk.ord - b.chunk.ord));
   const maxIdf = Math.max(1e-9, ...terms.map((t) => t.idf));
+  const namesCorpus = terms.some((t) => stats.corpusNames.has(t.term)) ? CORPUS_NAME_SHARE : 0;
   const groups = new Map<string, Candidate[]>();
   for (const c of candidates) {
     const list = groups.get(c.doc.id) ?? [];
@@ -170,7 +180,6 @@ export async function retrieve(
     const union = new Set(top.flatMap((c) => [...c.matched]));
     const unionRelated = new Set(top.flatMap((c) => [...c.related]));
     const doc = chunks[0]!.doc;
-    const namesCorpus = terms.some((t) => stats.corpusNames.has(t.term)) ? CORPUS_NAME_SHARE : 0;
     const titleShare = Math.max(namesCorpus, ...terms.filter((t) => doc.titleTerms.has(t.term)).map((t) => t.idf / maxIdf));
     return {
       doc,

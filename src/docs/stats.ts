@@ -65,9 +65,9 @@ export class CorpusStats {
 
   private corpusNameSet?: Set<string>;
   /**
-   * The names of what the whole documentation set is about: names (as the documents write them) found in
-   * nearly every document of a set of several (`pino` across the pino docs). A question naming one names
-   * every document's subject, as naming a title does.
+   * The names of what the whole documentation set is about: terms found in at least 80% of a set of three
+   * or more documents that are not everyday English (`pino` across the pino docs, not `log`). A question
+   * naming one names every document's subject, as naming a title does.
    */
   get corpusNames(): Set<string> {
     if (!this.corpusNameSet) {

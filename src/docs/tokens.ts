@@ -44,7 +44,8 @@ export interface Term {
 }
 
 const IDENT_CHARS = /[A-Za-z0-9_$]/;
-const LATIN_ABBREVIATION = /^(?:e\.g|i\.e|a\.k\.a|n\.b|cf|etc|vs)\.?$/i;
+/** "e.g.", "i.e.": abbreviations of prose, not dotted names (in documents and in questions alike). */
+export const LATIN_ABBREVIATION = /^(?:e\.g|i\.e|a\.k\.a|n\.b|cf|etc|vs)\.?$/i;
 const VERSION = /(?<![\w.])\d+(?:\.(?:\d+|x|\*))+(?:-[A-Za-z0-9.]+)?(?![\w])/g;
 
 /**
@@ -103,7 +104,6 @@ export function analyze(text: string, options: AnalyzeOptions = {}): Term[] {
     // A flag must start a word: "non-browser" is not the flag "-browser".
     if (span.startsWith('-') && IDENT_CHARS.test(before)) continue;
     if (looksNumeric(span)) continue;
-    // "e.g.", "i.e.": abbreviations of prose, not dotted names.
     if (LATIN_ABBREVIATION.test(span)) continue;
     compounds.set(start, span);
   }
