@@ -1,25 +1,27 @@
 /**
- * `npm run eval [-- --corpus DIR --questions FILE] [--json] [--baseline] [--holdout] [--fit]`
+ * `npm run eval [-- options]`: the documentation-answer benchmark.
  *
- * Ingests a documentation corpus into a temporary data directory, asks every question through the real
- * rag_query path (invokeTool, the call path of MCP and REST), and reports hit@1, recall@5, answer-string
- * match, correct and false refusals, expected calibration error and latency percentiles, with the mean answer
- * length and the answer match counting the answers that refusals withheld (drafts), which measures answer
- * composition apart from the refusal decision.
+ * Every corpus of scripts/eval/corpora/ (real documentation of different shapes, vendored with its licence,
+ * questions written before docent was run on it), the package READMEs of scripts/eval/readmes.jsonl, and,
+ * when present, the shared development set (../shared/eval), each ingested into a fresh data directory and
+ * asked through the real rag_query path (invokeTool, as MCP and REST call it). Reported per corpus, then the
+ * mean and the worst development corpus; the lockbox corpus (corpora.json) is reported in aggregate only and
+ * is never fitted on, dumped or listed question by question.
  *
- * - default set: ../shared/eval/ from the repository root (corpus/ and questions.jsonl);
- * - `--holdout`: a second set written for this project (scripts/eval/holdout.jsonl: 84 questions over package
- *   READMEs found in node_modules; hold-053 to hold-084 were written before the answer-composition tuning they
- *   check) and, over the shared corpus, paraphrases of some default questions (scripts/eval/paraphrases.jsonl),
- *   probes (scripts/eval/probes.jsonl: unanswerable questions written after seeing what got answered) and a
- *   blind set (scripts/eval/blind.jsonl: 48 questions written by someone who never ran docent), to check that
- *   tuning generalises beyond the default set; probes and blind are never fitted on;
- * - `--baseline`: also runs the naive baseline (fixed 1,500-character windows, plain full-text search, always
- *   answers) and prints both side by side;
- * - `--fit`: fits the confidence calibration (logistic regression) on the evidence of every set given and
- *   prints the constants for src/docs/evidence.ts, with two-fold cross-validated calibration error;
- * - tuning flags for measurement: `--max-chars N`, `--stemmer porter|plural|none`, `--head-boost X`,
- *   `--coverage-weight X`, `--candidates N`, `--second-chunk X`; `--dump FILE` writes per-question traces.
+ * Options:
+ * - `--only a,b`: these sets only; `--corpus DIR --questions FILE`: one set of your own instead;
+ * - `--fast`: leave out the naive baseline (1,500-character windows stepping 1,200, LanceDB full-text search
+ *   with default settings, always answers; its answer match counts the top three windows, 4,500 characters);
+ * - `--ablate X[,Y]`: turn components off (`--ablate list` names them), to see what each one earns;
+ * - `--fit`: print the calibration fitted on all development corpora pooled (for src/docs/tuning.ts);
+ * - `--save FILE` / `--compare FILE`: keep per-question outcomes, and count per corpus the questions a change
+ *   gained and lost against a saved run (the noise yardstick: docent is deterministic, so a run repeats
+ *   exactly; what varies is which questions a change happens to move, see printNoise);
+ * - `--embeddings`: hybrid retrieval with the configured DOCENT_EMBEDDINGS_* endpoint;
+ * - `--verbose` / `--dump FILE`: the misses / every trace (never the lockbox's); `--json`: the report as JSON.
+ *
+ * Calibration is reported leave-one-corpus-out: each development corpus's ECE comes from a model fitted on the
+ * other development corpora; the lockbox and extra sets are measured with the model fitted on all of them.
  */
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { existsSync, readdirSync } from 'node:fs';
@@ -32,16 +34,13 @@ import { invokeTool } from '../src/catalog/invoke.js';
 import { loadConfig } from '../src/config.js';
 import { silentLogger } from '../src/logging.js';
 import { Services } from '../src/services.js';
-import { DEFAULT_CHUNK_OPTIONS } from '../src/docs/chunk.js';
-import { CALIBRATION, FEATURES, confidenceOf } from '../src/docs/evidence.js';
-import type { DocIndex, QueryTrace } from '../src/docs/index.js';
-import { DEFAULT_ANALYSIS } from '../src/docs/prepare.js';
-import { DEFAULT_TUNING } from '../src/docs/search.js';
+import { CALIBRATION, confidenceOf } from '../src/docs/evidence.js';
+import type { DocIndex, DocIndexOptions, QueryTrace } from '../src/docs/index.js';
 import { createDocService } from '../src/docs/service.js';
 import type { QueryResult } from '../src/docs/types.js';
-import type { Stemmer } from '../src/docs/tokens.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const CORPORA = path.join(ROOT, 'scripts', 'eval', 'corpora');
 
 interface Question {
   id: string;
@@ -59,16 +58,17 @@ interface Graded {
   hit1: boolean;
   recall5: number;
   match: boolean;
-  /** Calibration target: the documentation answers, the top-ranked document is right, and so is the answer (or the withheld draft). */
+  /** Calibration target: answerable, the top-ranked document is right, and so is the answer (or the withheld draft). */
   right: boolean;
-  /** Retrieval alone (before any refusal): top-ranked document right; share of sources in the top 5. */
+  /** Before any refusal: top-ranked document right; share of sources in the top 5; the draft contains the answer. */
   rankHit1: boolean;
   rankRecall5: number;
-  /** The answer, or the draft a refusal withheld, contains an expected string. */
   draftMatch: boolean;
+  /** The answer string is in the top three retrieved passages (what composition could have quoted). */
+  inTop3?: boolean;
 }
 
-export interface Metrics {
+interface Metrics {
   questions: number;
   answerable: number;
   unanswerable: number;
@@ -77,15 +77,32 @@ export interface Metrics {
   answer_match: number;
   correct_refusal: number;
   false_refusal: number;
+  /** ECE with the shipped calibration, and leave-one-corpus-out (filled in after all sets ran). */
   ece: number;
-  ece_answered: number;
-  /** Mean length in characters of the answers given (grounded results). */
+  ece_loco?: number;
   answer_chars: number;
-  /** Retrieval before refusal decisions, and the answer a refusal withheld counted as given. */
+  /** Share of answers containing the answer string among questions whose top three passages contain it. */
+  kept_from_top3?: number;
   ranking: { hit_at_1: number; recall_at_5: number; answer_match: number };
-  latency_ms: { p50: number; p90: number; p95: number; p99: number };
+  latency_ms: { p50: number; p95: number };
   ingest?: { documents: number; chunks: number; seconds: number };
 }
+
+interface SetSpec {
+  name: string;
+  shape: string;
+  corpus: string;
+  questions: Question[];
+  exclude: string[];
+  /** Reported in aggregate only; never fitted on, dumped or listed. */
+  lockbox?: boolean;
+  /** A development corpus: counted in the mean and the worst, and fitted on. */
+  development: boolean;
+  cleanup?: () => Promise<void>;
+}
+
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+const share = (n: number, d: number) => (d ? round3(n / d) : NaN);
 
 function percentile(sorted: number[], p: number): number {
   if (!sorted.length) return 0;
@@ -104,33 +121,36 @@ export function ece(pairs: { p: number; y: boolean }[], bins = 10): number {
     const acc = inBin.filter((x) => x.y).length / inBin.length;
     total += (inBin.length / pairs.length) * Math.abs(conf - acc);
   }
-  return Math.round(total * 1000) / 1000;
+  return round3(total);
 }
 
-function grade(q: Question, result: QueryResult, ms: number, trace?: QueryTrace): Graded {
+const contains = (text: string, q: Question) => q.answer_any.some((a) => text.toLowerCase().includes(a.toLowerCase()));
+
+function grade(q: Question, result: QueryResult, ms: number, trace?: QueryTrace, top3?: string): Graded {
   const files = result.sources.map((s) => s.title).filter((t, i, a) => a.indexOf(t) === i).slice(0, 5);
   const answerable = q.kind === 'answerable';
-  // Retrieval metrics read the retrieved files (a refusal lists the closest ones); answers need grounded.
   const hit1 = answerable && q.sources.includes(files[0] ?? '');
   const recall5 = answerable ? q.sources.filter((s) => files.includes(s)).length / q.sources.length : 0;
-  const answer = (result.answer ?? '').toLowerCase();
-  const match = answerable && result.grounded && q.answer_any.some((a) => answer.includes(a.toLowerCase()));
+  const match = answerable && result.grounded && contains(result.answer ?? '', q);
   const topRanked = trace?.ranked[0] ?? files[0] ?? '';
-  const given = (result.answer ?? trace?.draft ?? '').toLowerCase();
-  const right = answerable && q.sources.includes(topRanked) && q.answer_any.some((a) => given.includes(a.toLowerCase()));
+  const given = result.answer ?? trace?.draft ?? '';
+  const right = answerable && q.sources.includes(topRanked) && contains(given, q);
   const ranked = trace?.ranked.slice(0, 5) ?? files;
-  const rankHit1 = answerable && q.sources.includes(ranked[0] ?? '');
-  const rankRecall5 = answerable ? q.sources.filter((s) => ranked.includes(s)).length / q.sources.length : 0;
-  const draftMatch = answerable && q.answer_any.some((a) => given.includes(a.toLowerCase()));
-  return { q, result, ms, trace, hit1, recall5, match, right, rankHit1, rankRecall5, draftMatch };
+  return {
+    q, result, ms, trace, hit1, recall5, match, right,
+    rankHit1: answerable && q.sources.includes(ranked[0] ?? ''),
+    rankRecall5: answerable ? q.sources.filter((s) => ranked.includes(s)).length / q.sources.length : 0,
+    draftMatch: answerable && contains(given, q),
+    inTop3: top3 === undefined ? undefined : answerable && contains(top3, q),
+  };
 }
 
 function metricsOf(graded: Graded[]): Metrics {
   const ans = graded.filter((g) => g.q.kind === 'answerable');
   const una = graded.filter((g) => g.q.kind === 'unanswerable');
-  // A rate over no questions (answer match of a set of unanswerable ones) is not a number, not 0.
-  const share = (n: number, d: number) => (d ? Math.round((n / d) * 1000) / 1000 : NaN);
   const ms = graded.map((g) => g.ms).sort((a, b) => a - b);
+  const grounded = graded.filter((g) => g.result.grounded);
+  const findable = ans.filter((g) => g.inTop3);
   return {
     questions: graded.length,
     answerable: ans.length,
@@ -141,10 +161,14 @@ function metricsOf(graded: Graded[]): Metrics {
     correct_refusal: share(una.filter((g) => !g.result.grounded).length, una.length),
     false_refusal: share(ans.filter((g) => !g.result.grounded).length, ans.length),
     ece: ece(graded.map((g) => ({ p: g.result.confidence, y: g.right }))),
-    ece_answered: ece(graded.filter((g) => g.result.grounded).map((g) => ({ p: g.result.confidence, y: g.right }))),
-    answer_chars: Math.round(graded.filter((g) => g.result.grounded).reduce((s, g, _, a) => s + (g.result.answer ?? '').length / a.length, 0)),
-    ranking: { hit_at_1: share(ans.filter((g) => g.rankHit1).length, ans.length), recall_at_5: share(ans.reduce((s, g) => s + g.rankRecall5, 0), ans.length), answer_match: share(ans.filter((g) => g.draftMatch).length, ans.length) },
-    latency_ms: { p50: percentile(ms, 50), p90: percentile(ms, 90), p95: percentile(ms, 95), p99: percentile(ms, 99) },
+    answer_chars: Math.round(grounded.reduce((s, g) => s + (g.result.answer ?? '').length, 0) / Math.max(1, grounded.length)),
+    kept_from_top3: findable.length ? share(findable.filter((g) => g.match).length, findable.length) : undefined,
+    ranking: {
+      hit_at_1: share(ans.filter((g) => g.rankHit1).length, ans.length),
+      recall_at_5: share(ans.reduce((s, g) => s + g.rankRecall5, 0), ans.length),
+      answer_match: share(ans.filter((g) => g.draftMatch).length, ans.length),
+    },
+    latency_ms: { p50: percentile(ms, 50), p95: percentile(ms, 95) },
   };
 }
 
@@ -152,63 +176,70 @@ async function readQuestions(file: string): Promise<Question[]> {
   return (await readFile(file, 'utf8'))
     .split('\n')
     .filter((l) => l.trim())
-    .map((l) => JSON.parse(l) as Question);
+    .map((l, i) => {
+      try {
+        return JSON.parse(l) as Question;
+      } catch (error) {
+        throw new Error(`${file}:${i + 1}: ${(error as Error).message}`);
+      }
+    });
 }
 
-interface SetSpec {
-  name: string;
-  corpus: string;
-  questions: Question[];
-  exclude: string[];
-  cleanup?: () => Promise<void>;
-  /** Left out of `--fit` (a set kept for checking what was fitted on the others). */
-  unfitted?: boolean;
+/** The vendored corpora, in corpora.json order. */
+async function corpusSets(): Promise<SetSpec[]> {
+  const manifest = JSON.parse(await readFile(path.join(CORPORA, 'corpora.json'), 'utf8')) as { lockbox: string; corpora: Record<string, string> };
+  const sets: SetSpec[] = [];
+  for (const [name, shape] of Object.entries(manifest.corpora)) {
+    const dir = path.join(CORPORA, name);
+    if (!existsSync(path.join(dir, 'questions.jsonl')) || !existsSync(path.join(dir, 'docs'))) continue;
+    const lockbox = name === manifest.lockbox;
+    sets.push({ name, shape, corpus: path.join(dir, 'docs'), questions: await readQuestions(path.join(dir, 'questions.jsonl')), exclude: [], lockbox, development: !lockbox });
+  }
+  return sets;
 }
 
-/** The holdout corpus: READMEs of installed packages, copied into a temp folder as <package>/README.md. */
-async function holdoutSet(): Promise<SetSpec> {
-  const file = path.join(ROOT, 'scripts', 'eval', 'holdout.jsonl');
+/** Package READMEs of installed packages (scripts/eval/readmes.jsonl), copied into a temp folder as <package>/README.md. */
+async function readmeSet(): Promise<SetSpec | undefined> {
+  const file = path.join(ROOT, 'scripts', 'eval', 'readmes.jsonl');
+  if (!existsSync(file)) return undefined;
   const questions = await readQuestions(file);
   const packages = new Set(questions.flatMap((q) => q.sources.map((s) => s.split('/README.md')[0]!)));
-  const extra = (await readFile(path.join(ROOT, 'scripts', 'eval', 'holdout-packages.txt'), 'utf8')).split('\n').map((l) => l.trim()).filter(Boolean);
-  for (const p of extra) packages.add(p);
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'docent-holdout-'));
+  const extra = path.join(ROOT, 'scripts', 'eval', 'readmes-packages.txt');
+  if (existsSync(extra)) for (const p of (await readFile(extra, 'utf8')).split('\n').map((l) => l.trim()).filter(Boolean)) packages.add(p);
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'docent-readmes-'));
   for (const pkg of packages) {
     const from = path.join(ROOT, 'node_modules', pkg.replace(/__/g, '/'));
     const readme = existsSync(from) ? readdirSync(from).find((f) => /^readme\.md$/i.test(f)) : undefined;
-    if (!readme) throw new Error(`holdout corpus: node_modules/${pkg} has no README.md (run npm install)`);
+    if (!readme) throw new Error(`readmes corpus: node_modules/${pkg} has no README.md (run npm install)`);
     await mkdir(path.join(dir, pkg), { recursive: true });
     await cp(path.join(from, readme), path.join(dir, pkg, 'README.md'));
   }
-  return { name: 'holdout', corpus: dir, questions, exclude: [], cleanup: () => rm(dir, { recursive: true, force: true }) };
+  return { name: 'readmes', shape: 'package READMEs, one per package', corpus: dir, questions, exclude: [], development: true, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 
-/** One package folder of a corpus as a corpus of its own, with the questions about it and every unanswerable one. */
-async function singleProductSet(corpus: string, pkg: string, files: string[]): Promise<SetSpec> {
-  const questions: Question[] = [];
-  for (const file of files.filter((f) => existsSync(f))) {
-    for (const q of await readQuestions(file)) {
-      if (q.kind === 'unanswerable') questions.push(q);
-      else if (q.sources.every((s) => s.startsWith(`${pkg}/`))) questions.push({ ...q, sources: q.sources.map((s) => s.slice(pkg.length + 1)) });
-    }
-  }
-  return { name: `${pkg}-only`, corpus: path.join(corpus, pkg), questions, exclude: [], unfitted: true };
+/** The shared development set, when ../shared/eval is beside the repository. */
+async function sharedSets(): Promise<SetSpec[]> {
+  const dir = path.resolve(ROOT, '..', 'shared', 'eval');
+  if (!existsSync(path.join(dir, 'questions.jsonl'))) return [];
+  const corpus = path.join(dir, 'corpus');
+  const sets: SetSpec[] = [{ name: 'shared', shape: 'package READMEs and one multi-page package (the shared dev set)', corpus, questions: await readQuestions(path.join(dir, 'questions.jsonl')), exclude: ['SOURCES.md'], development: true }];
+  return sets;
 }
 
 interface RunOptions {
-  maxChars: number;
-  stemmer: Stemmer;
-  tuning: typeof DEFAULT_TUNING;
+  ablate: string[];
+  embeddings: boolean;
 }
 
-async function runDocent(set: SetSpec, options: RunOptions): Promise<{ metrics: Metrics; graded: Graded[] }> {
+async function runDocent(set: SetSpec, options: RunOptions): Promise<{ graded: Graded[]; ingest: Metrics['ingest'] }> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'docent-eval-'));
   try {
-    const config = loadConfig({ overrides: { dataDir: path.join(root, 'data'), tenant: 'eval', 'docs.answers': 'extractive' } });
+    const overrides: Record<string, unknown> = { dataDir: path.join(root, 'data'), tenant: 'eval', 'docs.answers': 'extractive' };
+    const config = loadConfig({ overrides, ...(options.embeddings ? {} : { env: withoutEmbeddings(process.env) }) });
     const logger = silentLogger();
     const services = new Services(config, logger);
-    const analysis = { ...DEFAULT_ANALYSIS, chunk: { ...DEFAULT_CHUNK_OPTIONS, maxChars: options.maxChars }, stemmer: options.stemmer };
-    const docService = createDocService(config, logger, () => services.store(), { analysis, tuning: options.tuning });
+    const docOptions: DocIndexOptions & { ablate?: string[] } = options.ablate.length ? { ablate: options.ablate } : {};
+    const docService = createDocService(config, logger, () => services.store(), docOptions);
     // The tool reaches the index through services.docs(); hand it the one built with these settings.
     services.docs = () => Promise.resolve(docService);
     const index: DocIndex = await docService.forTenant('eval');
@@ -220,17 +251,22 @@ async function runDocent(set: SetSpec, options: RunOptions): Promise<{ metrics: 
       const started = performance.now();
       const outcome = await invokeTool(rag_query, { question: q.question, top_k: 5 }, env);
       const ms = performance.now() - started;
-      if (!outcome.ok) throw new Error(`rag_query failed on ${q.id}: ${outcome.message}`);
+      if (!outcome.ok) throw new Error(`rag_query failed on ${set.lockbox ? 'a lockbox question' : q.id}: ${outcome.message}`);
       const trace = await index.trace(q.question, { topK: 5, draft: true });
-      graded.push(grade(q, outcome.value as QueryResult, ms, trace));
+      const top3 = trace.retrieval?.candidates.slice(0, 3).map((c) => c.chunk.text).join('\n');
+      graded.push(grade(q, outcome.value as QueryResult, ms, trace, top3));
     }
     await services.close();
-    const metrics = metricsOf(graded);
-    metrics.ingest = { documents: summary.added + summary.updated + summary.unchanged, chunks: summary.chunks, seconds: summary.seconds };
-    return { metrics, graded };
+    return { graded, ingest: { documents: summary.added + summary.updated + summary.unchanged, chunks: summary.chunks, seconds: summary.seconds } };
   } finally {
     await rm(root, { recursive: true, force: true });
   }
+}
+
+function withoutEmbeddings(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out = { ...env };
+  for (const k of Object.keys(out)) if (k.startsWith('DOCENT_EMBEDDINGS_') || k.startsWith('DOCENT_LLM_')) delete out[k];
+  return out;
 }
 
 async function runBaseline(set: SetSpec): Promise<Metrics> {
@@ -259,15 +295,16 @@ async function runBaseline(set: SetSpec): Promise<Metrics> {
   }
 }
 
-// ------------------------------------------------------------------ calibration fitting
+// ------------------------------------------------------------------ calibration
 
 interface Sample {
   x: number[];
   y: number;
+  answerRight: boolean;
 }
 
 /** L2-regularised logistic regression by gradient descent on standardised features. */
-function fitLogistic(samples: Sample[], lambda = 1, iterations = 4000, rate = 0.1): { bias: number; weights: number[] } {
+function fitLogistic(samples: Sample[], lambda = 1, iterations = 3000, rate = 0.1): { bias: number; weights: number[] } {
   const d = samples[0]!.x.length;
   const mean = Array.from({ length: d }, (_, j) => samples.reduce((s, x) => s + x.x[j]!, 0) / samples.length);
   const sd = Array.from({ length: d }, (_, j) => Math.sqrt(samples.reduce((s, x) => s + (x.x[j]! - mean[j]!) ** 2, 0) / samples.length) || 1);
@@ -286,187 +323,256 @@ function fitLogistic(samples: Sample[], lambda = 1, iterations = 4000, rate = 0.
     w = w.map((wj, j) => wj - rate * (gw[j]! / samples.length + (lambda * wj) / samples.length));
     b -= rate * (gb / samples.length);
   }
-  // Back to raw feature scale.
   const weights = w.map((wj, j) => wj / sd[j]!);
   const bias = b - w.reduce((s, wj, j) => s + (wj * mean[j]!) / sd[j]!, 0);
   return { bias, weights };
 }
 
 /**
- * Fitting targets. The logistic model predicts that the documentation answers and the top-ranked document
- * is right; `answerRate` is the share of those whose answer (given, or the draft a refusal withheld)
- * contains the expected text. Confidence = σ(model) · answerRate: the probability the answer is right.
+ * Samples for fitting: questions not refused for a missing identifier (those are decided by that rule).
+ * y: the documentation answers and the top-ranked document is right; answerRate: the share of those whose
+ * answer (given, or the draft a refusal withheld) contains the expected text.
  */
-function samplesOf(graded: Graded[]): (Sample & { answerRight: boolean })[] {
+function samplesOf(graded: Graded[]): Sample[] {
   return graded
     .filter((g) => g.trace?.evidence && !g.trace.evidence.missingStrong.length)
     .map((g) => {
-      const answer = (g.result.answer ?? g.trace!.draft ?? '').toLowerCase();
       const docRight = g.q.kind === 'answerable' && g.q.sources.includes(g.trace!.ranked[0] ?? '');
-      return { x: g.trace!.evidence!.values, y: docRight ? 1 : 0, answerRight: docRight && g.q.answer_any.some((a) => answer.includes(a.toLowerCase())) };
+      return { x: g.trace!.evidence!.values, y: docRight ? 1 : 0, answerRight: docRight && contains(g.result.answer ?? g.trace!.draft ?? '', g.q) };
     });
 }
 
-function fitReport(all: Graded[]): Record<string, unknown> {
-  const samples = samplesOf(all);
-  const fitted = fitLogistic(samples);
-  const answerRate = samples.filter((s) => s.answerRight).length / Math.max(1, samples.filter((s) => s.y).length);
-  // Two-fold cross-validation (even/odd positions): fit on one half, measure on the other.
-  const folds = [0, 1].map((k) => {
-    const train = samples.filter((_, i) => i % 2 !== k);
-    const test = samples.filter((_, i) => i % 2 === k);
-    const model = fitLogistic(train);
-    const rate = train.filter((s) => s.answerRight).length / Math.max(1, train.filter((s) => s.y).length);
-    const pairs = test.map((s) => ({ p: confidenceOf(s.x, { ...CALIBRATION, ...model, answerRate: rate }), y: s.answerRight }));
-    const accuracy = test.filter((s) => (confidenceOf(s.x, { ...CALIBRATION, ...model, answerRate: 1 }) >= CALIBRATION.threshold) === (s.y === 1)).length / test.length;
-    return { ece: ece(pairs), accuracy: Math.round(accuracy * 1000) / 1000 };
-  });
-  return {
-    features: FEATURES,
-    samples: samples.length,
-    positives: samples.filter((s) => s.y).length,
-    bias: Math.round(fitted.bias * 1000) / 1000,
-    answer_rate: Math.round(answerRate * 1000) / 1000,
-    weights: fitted.weights.map((w) => Math.round(w * 1000) / 1000),
-    cross_validation: folds,
-  };
+interface Model {
+  bias: number;
+  weights: number[];
+  answerRate: number;
 }
 
-// ------------------------------------------------------------------ main
+function fitModel(samples: Sample[]): Model {
+  const fitted = fitLogistic(samples);
+  const answerRate = samples.filter((s) => s.answerRight).length / Math.max(1, samples.filter((s) => s.y).length);
+  return { ...fitted, answerRate };
+}
 
-function table(rows: [string, ...(string | number)[]][]): string {
+/** ECE of a set's questions under a model (questions refused for a missing identifier keep their fixed confidence). */
+function eceUnder(graded: Graded[], model: Model): number {
+  return ece(
+    graded.map((g) => {
+      const ev = g.trace?.evidence;
+      const p = !ev ? g.result.confidence : ev.missingStrong.length ? g.result.confidence : confidenceOf(ev.values, { ...CALIBRATION, ...model });
+      return { p, y: g.right };
+    }),
+  );
+}
+
+// ------------------------------------------------------------------ report
+
+function table(rows: (string | number)[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => String(r[i] ?? '').length)));
   return rows.map((r) => r.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]!) : String(c).padStart(widths[i]!))).join('  ')).join('\n');
 }
 
-const TARGETS: Record<string, string> = {
-  hit_at_1: '≥ 0.95', recall_at_5: '= 1.00', answer_match: '≥ 0.90', correct_refusal: '≥ 0.90', false_refusal: '≤ 0.05', ece: '≤ 0.10', p95: '≤ 50 ms',
-};
+const f3 = (x: number | undefined) => (x === undefined || Number.isNaN(x) ? '–' : x.toFixed(3));
 
-function summaryRows(results: { label: string; m: Metrics }[]): [string, ...(string | number)[]][] {
-  const rows: [string, ...(string | number)[]][] = [['metric', ...results.map((r) => r.label), 'target']];
-  const f = (x: number) => (Number.isNaN(x) ? '–' : x.toFixed(3));
-  rows.push(['hit@1', ...results.map((r) => f(r.m.hit_at_1)), TARGETS.hit_at_1!]);
-  rows.push(['recall@5', ...results.map((r) => f(r.m.recall_at_5)), TARGETS.recall_at_5!]);
-  rows.push(['answer match', ...results.map((r) => f(r.m.answer_match)), TARGETS.answer_match!]);
-  rows.push(['correct refusal', ...results.map((r) => f(r.m.correct_refusal)), TARGETS.correct_refusal!]);
-  rows.push(['false refusal', ...results.map((r) => f(r.m.false_refusal)), TARGETS.false_refusal!]);
-  rows.push(['calibration error (ECE)', ...results.map((r) => f(r.m.ece)), TARGETS.ece!]);
-  rows.push(['ECE, answered only', ...results.map((r) => f(r.m.ece_answered)), '']);
-  rows.push(['mean answer chars', ...results.map((r) => r.m.answer_chars), '']);
-  rows.push(['ranking hit@1 (no refusal)', ...results.map((r) => f(r.m.ranking.hit_at_1)), '']);
-  rows.push(['ranking recall@5', ...results.map((r) => f(r.m.ranking.recall_at_5)), '']);
-  rows.push(['answer match (no refusal)', ...results.map((r) => f(r.m.ranking.answer_match)), '']);
-  rows.push(['latency p50 ms', ...results.map((r) => r.m.latency_ms.p50), '']);
-  rows.push(['latency p95 ms', ...results.map((r) => r.m.latency_ms.p95), TARGETS.p95!]);
-  rows.push(['latency p99 ms', ...results.map((r) => r.m.latency_ms.p99), '']);
-  rows.push(['chunks', ...results.map((r) => r.m.ingest?.chunks ?? ''), '']);
-  rows.push(['ingest s', ...results.map((r) => r.m.ingest?.seconds ?? ''), '']);
-  return rows;
+interface SetReport {
+  name: string;
+  lockbox: boolean;
+  development: boolean;
+  docent: Metrics;
+  baseline?: Metrics;
 }
+
+const KEYS = ['hit_at_1', 'recall_at_5', 'answer_match', 'correct_refusal', 'false_refusal', 'ece_loco'] as const;
+/** Lower is better for these. */
+const LOWER_BETTER = new Set(['false_refusal', 'ece_loco']);
+
+function aggregate(reports: SetReport[], pick: (r: SetReport) => Metrics | undefined): { mean: Record<string, number>; worst: Record<string, { value: number; set: string }> } {
+  const mean: Record<string, number> = {};
+  const worst: Record<string, { value: number; set: string }> = {};
+  for (const key of KEYS) {
+    const values = reports.map((r) => ({ set: r.name, value: pick(r)?.[key] as number | undefined })).filter((v): v is { set: string; value: number } => typeof v.value === 'number' && !Number.isNaN(v.value));
+    if (!values.length) continue;
+    mean[key] = round3(values.reduce((s, v) => s + v.value, 0) / values.length);
+    worst[key] = values.reduce((a, b) => (LOWER_BETTER.has(key) ? (b.value > a.value ? b : a) : b.value < a.value ? b : a));
+  }
+  return { mean, worst };
+}
+
+function printReport(reports: SetReport[]): void {
+  const head = ['corpus', 'hit@1', 'recall@5', 'answer', 'refuse ok', 'refuse bad', 'ECE loco', 'kept top3', 'chars', 'p95 ms', 'chunks', '| naive hit@1', 'recall@5', 'answer top3'];
+  const row = (label: string, m: Partial<Metrics> & Record<string, unknown>, b?: Partial<Metrics>) => [
+    label, f3(m.hit_at_1), f3(m.recall_at_5), f3(m.answer_match), f3(m.correct_refusal), f3(m.false_refusal), f3(m.ece_loco as number | undefined),
+    f3(m.kept_from_top3), m.answer_chars ?? '', m.latency_ms?.p95 ?? '', m.ingest?.chunks ?? '',
+    `| ${f3(b?.hit_at_1)}`, f3(b?.recall_at_5), f3(b?.answer_match),
+  ];
+  const rows: (string | number)[][] = [head];
+  for (const r of reports) rows.push(row(`${r.name}${r.lockbox ? ' (lockbox)' : r.development ? '' : ' (extra)'}`, r.docent as Metrics & Record<string, unknown>, r.baseline));
+  const dev = reports.filter((r) => r.development);
+  if (dev.length > 1) {
+    const d = aggregate(dev, (r) => r.docent);
+    const b = aggregate(dev, (r) => r.baseline);
+    rows.push(row('mean (development)', d.mean as Record<string, unknown>, b.mean as Partial<Metrics>));
+    const worst = Object.fromEntries(Object.entries(d.worst).map(([k, v]) => [k, v.value]));
+    rows.push(row('worst (development)', worst as Record<string, unknown>, Object.fromEntries(Object.entries(b.worst).map(([k, v]) => [k, v.value])) as Partial<Metrics>));
+    process.stdout.write(`${table(rows)}\n`);
+    process.stdout.write(`worst corpus per metric: ${Object.entries(d.worst).map(([k, v]) => `${k} ${v.set}`).join(', ')}\n`);
+  } else process.stdout.write(`${table(rows)}\n`);
+}
+
+/**
+ * What size of difference is noise. docent is deterministic (a repeated run gives the same answers), so the
+ * variation that matters is which questions a change happens to move: a rate over n questions moves in steps
+ * of 1/n, and its sampling error is sqrt(p(1-p)/n). A change is kept when the mean improves and no
+ * development corpus loses more than two standard errors on a metric.
+ */
+function printNoise(reports: SetReport[]): void {
+  const rows: (string | number)[][] = [['corpus', 'answerable', 'one question', '2·SE hit@1', '2·SE answer', 'unanswerable', '2·SE refusal']];
+  const se = (p: number, n: number) => (n && !Number.isNaN(p) ? (2 * Math.sqrt((p * (1 - p)) / n)).toFixed(3) : '–');
+  for (const r of reports) {
+    const m = r.docent;
+    rows.push([r.name, m.answerable, m.answerable ? (1 / m.answerable).toFixed(3) : '–', se(m.hit_at_1, m.answerable), se(m.answer_match, m.answerable), m.unanswerable, se(m.correct_refusal, m.unanswerable)]);
+  }
+  process.stdout.write(`\nnoise yardstick (two standard errors of each rate):\n${table(rows)}\n`);
+}
+
+interface Saved {
+  [set: string]: { lockbox: boolean; metrics: Metrics; questions?: { id: string; hit1: boolean; match: boolean; refused: boolean; kind: string }[] };
+}
+
+function savedOf(reports: SetReport[], graded: Map<string, Graded[]>): Saved {
+  const out: Saved = {};
+  for (const r of reports) {
+    out[r.name] = {
+      lockbox: r.lockbox,
+      metrics: r.docent,
+      ...(r.lockbox ? {} : { questions: graded.get(r.name)!.map((g) => ({ id: g.q.id, kind: g.q.kind, hit1: g.hit1, match: g.match, refused: !g.result.grounded })) }),
+    };
+  }
+  return out;
+}
+
+function printComparison(before: Saved, reports: SetReport[], graded: Map<string, Graded[]>): void {
+  const rows: (string | number)[][] = [['corpus', 'Δ hit@1', 'Δ answer', 'Δ refuse ok', 'Δ refuse bad', 'hit@1 +/−', 'answer +/−', 'refusal +/−']];
+  for (const r of reports) {
+    const old = before[r.name];
+    if (!old) continue;
+    const d = (k: 'hit_at_1' | 'answer_match' | 'correct_refusal' | 'false_refusal') => (r.docent[k] - old.metrics[k]).toFixed(3);
+    let flips = ['', '', ''];
+    if (old.questions && !r.lockbox) {
+      const prev = new Map(old.questions.map((q) => [q.id, q]));
+      const count = (get: (q: { hit1: boolean; match: boolean; refused: boolean; kind: string }) => boolean) => {
+        let gained = 0;
+        let lost = 0;
+        for (const g of graded.get(r.name)!) {
+          const p = prev.get(g.q.id);
+          if (!p) continue;
+          const now = get({ kind: g.q.kind, hit1: g.hit1, match: g.match, refused: !g.result.grounded });
+          if (now && !get(p)) gained++;
+          if (!now && get(p)) lost++;
+        }
+        return `+${gained}/−${lost}`;
+      };
+      flips = [
+        count((q) => q.kind === 'answerable' && q.hit1),
+        count((q) => q.kind === 'answerable' && q.match),
+        count((q) => (q.kind === 'unanswerable') === q.refused),
+      ];
+    }
+    rows.push([r.name, d('hit_at_1'), d('answer_match'), d('correct_refusal'), d('false_refusal'), ...flips]);
+  }
+  process.stdout.write(`\nagainst the saved run:\n${table(rows)}\n`);
+}
+
+// ------------------------------------------------------------------ main
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
+      only: { type: 'string' },
       corpus: { type: 'string' },
       questions: { type: 'string' },
-      json: { type: 'boolean' },
-      baseline: { type: 'boolean' },
-      holdout: { type: 'boolean' },
-      'holdout-only': { type: 'boolean' },
+      fast: { type: 'boolean' },
+      ablate: { type: 'string' },
       fit: { type: 'boolean' },
+      save: { type: 'string' },
+      compare: { type: 'string' },
+      embeddings: { type: 'boolean' },
+      json: { type: 'boolean' },
       dump: { type: 'string' },
-      'max-chars': { type: 'string' },
-      stemmer: { type: 'string' },
-      'head-boost': { type: 'string' },
-      'coverage-weight': { type: 'string' },
-      candidates: { type: 'string' },
-      'second-chunk': { type: 'string' },
-      'title-weight': { type: 'string' },
       verbose: { type: 'boolean', short: 'v' },
     },
   });
-  const evalDir = path.resolve(ROOT, '..', 'shared', 'eval');
-  const corpus = path.resolve(values.corpus ?? path.join(evalDir, 'corpus'));
-  const questionsFile = path.resolve(values.questions ?? path.join(evalDir, 'questions.jsonl'));
-  const sets: SetSpec[] = [];
-  if (!values['holdout-only']) {
-    if (!existsSync(corpus) || !existsSync(questionsFile)) {
-      throw new Error(`No evaluation set at ${corpus} / ${questionsFile}: pass --corpus DIR --questions FILE.`);
-    }
-    sets.push({ name: 'eval', corpus, questions: await readQuestions(questionsFile), exclude: ['SOURCES.md'] });
+  const ablate = values.ablate ? values.ablate.split(',').map((s) => s.trim()).filter(Boolean) : [];
+  if (ablate.includes('list')) {
+    const { ABLATIONS } = await import('../src/docs/tuning.js');
+    process.stdout.write(`${Object.entries(ABLATIONS).map(([k, v]) => `${k.padEnd(18)} ${v.about}`).join('\n')}\n`);
+    return;
   }
-  if (values.holdout || values['holdout-only']) {
-    sets.push(await holdoutSet());
-    // Further questions over the shared corpus: paraphrases of some shared questions (and a few new
-    // unanswerable ones); probes, unanswerable questions written after seeing what got answered; blind,
-    // questions written by someone who never ran docent. Probes and blind are never fitted on: fitted on
-    // the probes, the blind set's false refusals rose from 0.033 to 0.100 with no more correct refusals.
-    for (const [name, unfitted] of [['paraphrases', false], ['probes', true], ['blind', true]] as const) {
-      const file = path.join(ROOT, 'scripts', 'eval', `${name}.jsonl`);
-      if (!values['holdout-only'] && existsSync(corpus) && existsSync(file)) sets.push({ name, corpus, questions: await readQuestions(file), exclude: ['SOURCES.md'], unfitted });
-    }
-    // Single-product documentation sets, where no question can name a package title: the pino docs alone
-    // (their questions from the shared sets, every unanswerable question of those sets), and undici's docs
-    // folder with questions written blind (scripts/eval/undici-docs.jsonl). Never fitted on.
-    if (!values['holdout-only'] && existsSync(path.join(corpus, 'pino'))) sets.push(await singleProductSet(corpus, 'pino', [questionsFile, ...['paraphrases', 'blind'].map((n) => path.join(ROOT, 'scripts', 'eval', `${n}.jsonl`))]));
-    const undiciDocs = path.join(ROOT, 'node_modules', 'undici', 'docs', 'docs');
-    const undiciQuestions = path.join(ROOT, 'scripts', 'eval', 'undici-docs.jsonl');
-    if (existsSync(undiciDocs) && existsSync(undiciQuestions)) sets.push({ name: 'undici-docs', corpus: undiciDocs, questions: await readQuestions(undiciQuestions), exclude: [], unfitted: true });
+  let sets: SetSpec[];
+  if (values.corpus || values.questions) {
+    if (!values.corpus || !values.questions) throw new Error('--corpus DIR and --questions FILE go together.');
+    sets = [{ name: path.basename(path.resolve(values.corpus)), shape: 'given', corpus: path.resolve(values.corpus), questions: await readQuestions(path.resolve(values.questions)), exclude: [], development: true }];
+  } else {
+    const readmes = await readmeSet();
+    sets = [...(await corpusSets()), ...(readmes ? [readmes] : []), ...(await sharedSets())];
+  }
+  if (values.only) {
+    const wanted = new Set(values.only.split(','));
+    const unknown = [...wanted].filter((w) => !sets.some((s) => s.name === w));
+    if (unknown.length) throw new Error(`Unknown set ${unknown.join(', ')}; sets: ${sets.map((s) => s.name).join(', ')}.`);
+    for (const s of sets.filter((s) => !wanted.has(s.name))) await s.cleanup?.();
+    sets = sets.filter((s) => wanted.has(s.name));
   }
 
-  const options: RunOptions = {
-    maxChars: Number(values['max-chars'] ?? DEFAULT_CHUNK_OPTIONS.maxChars),
-    stemmer: (values.stemmer ?? DEFAULT_ANALYSIS.stemmer) as Stemmer,
-    tuning: {
-      headBoost: Number(values['head-boost'] ?? DEFAULT_TUNING.headBoost),
-      coverageWeight: Number(values['coverage-weight'] ?? DEFAULT_TUNING.coverageWeight),
-      candidates: Number(values.candidates ?? DEFAULT_TUNING.candidates),
-      secondChunkWeight: Number(values['second-chunk'] ?? DEFAULT_TUNING.secondChunkWeight),
-      titleWeight: Number(values['title-weight'] ?? DEFAULT_TUNING.titleWeight),
-    },
-  };
-
-  const report: Record<string, unknown> = {};
-  const allGraded: Graded[] = [];
+  const reports: SetReport[] = [];
+  const graded = new Map<string, Graded[]>();
   try {
     for (const set of sets) {
-      const docent = await runDocent(set, options);
-      if (!set.unfitted) allGraded.push(...docent.graded);
-      const baseline = values.baseline ? await runBaseline(set) : undefined;
-      report[set.name] = { docent: docent.metrics, ...(baseline ? { baseline } : {}) };
-      if (!values.json) {
-        process.stdout.write(`\n== ${set.name}: ${set.questions.length} questions, corpus ${set.corpus}\n`);
-        const columns = [{ label: 'docent', m: docent.metrics }, ...(baseline ? [{ label: 'baseline', m: baseline }] : [])];
-        process.stdout.write(`${table(summaryRows(columns))}\n`);
-        if (values.verbose) {
-          for (const g of docent.graded) {
-            const bad = g.q.kind === 'answerable' ? !g.hit1 || !g.match : g.result.grounded;
-            if (!bad) continue;
-            process.stdout.write(
-              `  ✗ ${g.q.id} [${g.q.kind}] conf=${g.result.confidence} grounded=${g.result.grounded} top=${g.trace?.ranked.slice(0, 2).join(',')} want=${g.q.sources.join(',')}\n` +
-                `    ${g.q.question}\n    features=${g.trace?.evidence?.values.map((v) => v.toFixed(2)).join(' ')} reason=${g.result.reason ?? ''}\n`,
-            );
-          }
+      process.stderr.write(`eval: ${set.name} (${set.questions.length} questions)…\n`);
+      const { graded: g, ingest } = await runDocent(set, { ablate, embeddings: Boolean(values.embeddings) });
+      graded.set(set.name, g);
+      const baseline = values.fast ? undefined : await runBaseline(set);
+      reports.push({ name: set.name, lockbox: Boolean(set.lockbox), development: set.development, docent: { ...metricsOf(g), ingest }, baseline });
+      if (values.verbose && !set.lockbox) {
+        for (const x of g) {
+          const bad = x.q.kind === 'answerable' ? !x.hit1 || !x.match : x.result.grounded;
+          if (!bad) continue;
+          process.stdout.write(
+            `  ✗ ${x.q.id} [${x.q.kind}] conf=${x.result.confidence} grounded=${x.result.grounded} top=${x.trace?.ranked.slice(0, 3).join(',')} want=${x.q.sources.join(',')} top3has=${x.inTop3}\n` +
+              `    ${x.q.question}\n    features=${x.trace?.evidence?.values.map((v) => v.toFixed(2)).join(' ')} reason=${x.result.reason ?? ''}\n`,
+          );
         }
       }
-      if (values.dump) {
+      if (values.dump && !set.lockbox) {
         await writeFile(
           `${values.dump}.${set.name}.jsonl`,
-          docent.graded
-            .map((g) => JSON.stringify({ id: g.q.id, kind: g.q.kind, question: g.q.question, want: g.q.sources, result: g.result, ranked: g.trace?.ranked.slice(0, 5), features: g.trace?.evidence?.values, missing: g.trace?.evidence?.missingStrong, hit1: g.hit1, match: g.match, right: g.right }))
-            .join('\n') + '\n',
+          g.map((x) => JSON.stringify({ id: x.q.id, kind: x.q.kind, question: x.q.question, want: x.q.sources, answer_any: x.q.answer_any, result: x.result, ranked: x.trace?.ranked.slice(0, 5), features: x.trace?.evidence?.values, missing: x.trace?.evidence?.missingStrong, hit1: x.hit1, match: x.match, inTop3: x.inTop3 })).join('\n') + '\n',
         );
       }
-    }
-    if (values.fit) {
-      report.fit = fitReport(allGraded);
-      if (!values.json) process.stdout.write(`\n== calibration fit\n${JSON.stringify(report.fit, null, 2)}\n`);
     }
   } finally {
     for (const set of sets) await set.cleanup?.();
   }
-  if (values.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+
+  // Leave-one-corpus-out calibration: each development corpus measured with a model fitted on the others.
+  const development = reports.filter((r) => r.development);
+  const pooled = samplesOf(development.flatMap((r) => graded.get(r.name)!));
+  for (const r of reports) {
+    const train = samplesOf(development.filter((o) => o.name !== r.name).flatMap((o) => graded.get(o.name)!));
+    r.docent.ece_loco = train.length >= 20 ? eceUnder(graded.get(r.name)!, fitModel(train)) : undefined;
+  }
+  const fit = values.fit && pooled.length ? fitModel(pooled) : undefined;
+
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify({ reports, ...(fit ? { fit } : {}) }, null, 2)}\n`);
+  } else {
+    process.stdout.write(`\n${ablate.length ? `ablated: ${ablate.join(', ')}\n` : ''}`);
+    printReport(reports);
+    printNoise(reports);
+    if (fit) process.stdout.write(`\ncalibration fitted on ${pooled.length} samples of the development corpora pooled:\n${JSON.stringify({ bias: round3(fit.bias), weights: fit.weights.map(round3), answerRate: round3(fit.answerRate) })}\n`);
+  }
+  if (values.compare) printComparison(JSON.parse(await readFile(values.compare, 'utf8')) as Saved, reports, graded);
+  if (values.save) await writeFile(values.save, JSON.stringify(savedOf(reports, graded)));
 }
 
 main().catch((error: unknown) => {

@@ -128,8 +128,8 @@ const termIndex = () =>
   maxTokenLength: 64,
 });
 
-/** The naive baseline's plain full-text index over raw text (scripts/eval.ts --baseline). */
-const plainIndex = () => lancedb.Index.fts({ baseTokenizer: 'simple', lowercase: true, stem: false, withPosition: false });
+/** The naive baseline's full-text index over raw text, with LanceDB's default settings (scripts/eval.ts). */
+const plainIndex = () => lancedb.Index.fts();
 
 const inList = (values: string[]) => values.map((v) => sqlLiteral(v)).join(', ');
 
