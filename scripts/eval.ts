@@ -34,9 +34,10 @@ import { invokeTool } from '../src/catalog/invoke.js';
 import { loadConfig } from '../src/config.js';
 import { silentLogger } from '../src/logging.js';
 import { Services } from '../src/services.js';
-import { CALIBRATION, confidenceOf } from '../src/docs/evidence.js';
+import { answersProbability, confidenceOf } from '../src/docs/evidence.js';
 import type { DocIndex, DocIndexOptions, QueryTrace } from '../src/docs/index.js';
 import { createDocService } from '../src/docs/service.js';
+import { TUNING, tuningWithout } from '../src/docs/tuning.js';
 import type { QueryResult } from '../src/docs/types.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -228,6 +229,8 @@ async function sharedSets(): Promise<SetSpec[]> {
 
 interface RunOptions {
   ablate: string[];
+  /** Tuning values to try (`--set passageChars=1000,pack=false`), for measuring a change before making it. */
+  set: Record<string, number | boolean>;
   embeddings: boolean;
 }
 
@@ -238,7 +241,7 @@ async function runDocent(set: SetSpec, options: RunOptions): Promise<{ graded: G
     const config = loadConfig({ overrides, ...(options.embeddings ? {} : { env: withoutEmbeddings(process.env) }) });
     const logger = silentLogger();
     const services = new Services(config, logger);
-    const docOptions: DocIndexOptions & { ablate?: string[] } = options.ablate.length ? { ablate: options.ablate } : {};
+    const docOptions: DocIndexOptions = Object.keys(options.set).length ? { tuning: { ...tuningWithout(options.ablate), ...options.set } } : options.ablate.length ? { ablate: options.ablate } : {};
     const docService = createDocService(config, logger, () => services.store(), docOptions);
     // The tool reaches the index through services.docs(); hand it the one built with these settings.
     services.docs = () => Promise.resolve(docService);
@@ -297,14 +300,8 @@ async function runBaseline(set: SetSpec): Promise<Metrics> {
 
 // ------------------------------------------------------------------ calibration
 
-interface Sample {
-  x: number[];
-  y: number;
-  answerRight: boolean;
-}
-
 /** L2-regularised logistic regression by gradient descent on standardised features. */
-function fitLogistic(samples: Sample[], lambda = 1, iterations = 3000, rate = 0.1): { bias: number; weights: number[] } {
+function fitLogistic(samples: { x: number[]; y: number }[], lambda = 1, iterations = 3000, rate = 0.1): { bias: number; weights: number[] } {
   const d = samples[0]!.x.length;
   const mean = Array.from({ length: d }, (_, j) => samples.reduce((s, x) => s + x.x[j]!, 0) / samples.length);
   const sd = Array.from({ length: d }, (_, j) => Math.sqrt(samples.reduce((s, x) => s + (x.x[j]! - mean[j]!) ** 2, 0) / samples.length) || 1);
@@ -329,29 +326,39 @@ function fitLogistic(samples: Sample[], lambda = 1, iterations = 3000, rate = 0.
 }
 
 /**
- * Samples for fitting: questions not refused for a missing identifier (those are decided by that rule).
- * y: the documentation answers and the top-ranked document is right; answerRate: the share of those whose
- * answer (given, or the draft a refusal withheld) contains the expected text.
+ * Samples for fitting: questions not refused for a missing identifier (that rule decides them). `answerable`:
+ * the documentation answers (the decision model's target); `right`: the top-ranked document answers and the
+ * answer (given, or the draft a refusal withheld) contains the expected text (the confidence model's target).
  */
+interface Sample {
+  x: number[];
+  answerable: boolean;
+  right: boolean;
+}
+
 function samplesOf(graded: Graded[]): Sample[] {
   return graded
     .filter((g) => g.trace?.evidence && !g.trace.evidence.missingStrong.length)
-    .map((g) => {
-      const docRight = g.q.kind === 'answerable' && g.q.sources.includes(g.trace!.ranked[0] ?? '');
-      return { x: g.trace!.evidence!.values, y: docRight ? 1 : 0, answerRight: docRight && contains(g.result.answer ?? g.trace!.draft ?? '', g.q) };
-    });
+    .map((g) => ({ x: g.trace!.evidence!.values, answerable: g.q.kind === 'answerable', right: g.right }));
 }
 
 interface Model {
-  bias: number;
-  weights: number[];
-  answerRate: number;
+  answers: { bias: number; weights: number[] };
+  right: { bias: number; weights: number[] };
+  threshold: number;
 }
 
+/** Refusal threshold: the lowest whose false refusal over the samples stays within this share. */
+const FALSE_REFUSAL_BUDGET = 0.04;
+
 function fitModel(samples: Sample[]): Model {
-  const fitted = fitLogistic(samples);
-  const answerRate = samples.filter((s) => s.answerRight).length / Math.max(1, samples.filter((s) => s.y).length);
-  return { ...fitted, answerRate };
+  const answers = fitLogistic(samples.map((s) => ({ x: s.x, y: s.answerable ? 1 : 0 })));
+  const right = fitLogistic(samples.map((s) => ({ x: s.x, y: s.right ? 1 : 0 })));
+  const answerable = samples.filter((s) => s.answerable).map((s) => answersProbability(s.x, { answers }));
+  answerable.sort((a, b) => a - b);
+  const allowed = Math.floor(answerable.length * FALSE_REFUSAL_BUDGET);
+  const threshold = answerable.length ? Math.max(0.01, (answerable[allowed] ?? 0.5) - 1e-6) : 0.5;
+  return { answers, right, threshold };
 }
 
 /** ECE of a set's questions under a model (questions refused for a missing identifier keep their fixed confidence). */
@@ -359,7 +366,7 @@ function eceUnder(graded: Graded[], model: Model): number {
   return ece(
     graded.map((g) => {
       const ev = g.trace?.evidence;
-      const p = !ev ? g.result.confidence : ev.missingStrong.length ? g.result.confidence : confidenceOf(ev.values, { ...CALIBRATION, ...model });
+      const p = !ev || ev.missingStrong.length ? g.result.confidence : confidenceOf(ev.values, model);
       return { p, y: g.right };
     }),
   );
@@ -399,9 +406,9 @@ function aggregate(reports: SetReport[], pick: (r: SetReport) => Metrics | undef
 }
 
 function printReport(reports: SetReport[]): void {
-  const head = ['corpus', 'hit@1', 'recall@5', 'answer', 'refuse ok', 'refuse bad', 'ECE loco', 'kept top3', 'chars', 'p95 ms', 'chunks', '| naive hit@1', 'recall@5', 'answer top3'];
+  const head = ['corpus', 'hit@1', 'rank@1', 'recall@5', 'answer', 'refuse ok', 'refuse bad', 'ECE loco', 'kept top3', 'chars', 'p95 ms', 'chunks', '| naive hit@1', 'recall@5', 'answer top3'];
   const row = (label: string, m: Partial<Metrics> & Record<string, unknown>, b?: Partial<Metrics>) => [
-    label, f3(m.hit_at_1), f3(m.recall_at_5), f3(m.answer_match), f3(m.correct_refusal), f3(m.false_refusal), f3(m.ece_loco as number | undefined),
+    label, f3(m.hit_at_1), f3(m.ranking?.hit_at_1), f3(m.recall_at_5), f3(m.answer_match), f3(m.correct_refusal), f3(m.false_refusal), f3(m.ece_loco as number | undefined),
     f3(m.kept_from_top3), m.answer_chars ?? '', m.latency_ms?.p95 ?? '', m.ingest?.chunks ?? '',
     `| ${f3(b?.hit_at_1)}`, f3(b?.recall_at_5), f3(b?.answer_match),
   ];
@@ -493,6 +500,7 @@ async function main(): Promise<void> {
       questions: { type: 'string' },
       fast: { type: 'boolean' },
       ablate: { type: 'string' },
+      set: { type: 'string' },
       fit: { type: 'boolean' },
       save: { type: 'string' },
       compare: { type: 'string' },
@@ -503,6 +511,12 @@ async function main(): Promise<void> {
     },
   });
   const ablate = values.ablate ? values.ablate.split(',').map((s) => s.trim()).filter(Boolean) : [];
+  const overrides: Record<string, number | boolean> = {};
+  for (const pair of (values.set ?? '').split(',').filter(Boolean)) {
+    const [key, raw] = pair.split('=') as [string, string | undefined];
+    if (!(key in TUNING) || raw === undefined) throw new Error(`--set takes name=value pairs of src/docs/tuning.ts TUNING (${Object.keys(TUNING).join(', ')}); got ${pair}.`);
+    overrides[key] = raw === 'true' ? true : raw === 'false' ? false : Number(raw);
+  }
   if (ablate.includes('list')) {
     const { ABLATIONS } = await import('../src/docs/tuning.js');
     process.stdout.write(`${Object.entries(ABLATIONS).map(([k, v]) => `${k.padEnd(18)} ${v.about}`).join('\n')}\n`);
@@ -529,7 +543,7 @@ async function main(): Promise<void> {
   try {
     for (const set of sets) {
       process.stderr.write(`eval: ${set.name} (${set.questions.length} questions)…\n`);
-      const { graded: g, ingest } = await runDocent(set, { ablate, embeddings: Boolean(values.embeddings) });
+      const { graded: g, ingest } = await runDocent(set, { ablate, set: overrides, embeddings: Boolean(values.embeddings) });
       graded.set(set.name, g);
       const baseline = values.fast ? undefined : await runBaseline(set);
       reports.push({ name: set.name, lockbox: Boolean(set.lockbox), development: set.development, docent: { ...metricsOf(g), ingest }, baseline });
@@ -566,10 +580,13 @@ async function main(): Promise<void> {
   if (values.json) {
     process.stdout.write(`${JSON.stringify({ reports, ...(fit ? { fit } : {}) }, null, 2)}\n`);
   } else {
-    process.stdout.write(`\n${ablate.length ? `ablated: ${ablate.join(', ')}\n` : ''}`);
+    process.stdout.write(`\n${ablate.length ? `ablated: ${ablate.join(', ')}\n` : ''}${values.set ? `set: ${values.set}\n` : ''}`);
     printReport(reports);
     printNoise(reports);
-    if (fit) process.stdout.write(`\ncalibration fitted on ${pooled.length} samples of the development corpora pooled:\n${JSON.stringify({ bias: round3(fit.bias), weights: fit.weights.map(round3), answerRate: round3(fit.answerRate) })}\n`);
+    if (fit) {
+      const r = (m: { bias: number; weights: number[] }) => ({ bias: round3(m.bias), weights: m.weights.map(round3) });
+      process.stdout.write(`\ncalibration fitted on ${pooled.length} samples of the development corpora pooled:\n${JSON.stringify({ answers: r(fit.answers), threshold: round3(fit.threshold), right: r(fit.right) })}\n`);
+    }
   }
   if (values.compare) printComparison(JSON.parse(await readFile(values.compare, 'utf8')) as Saved, reports, graded);
   if (values.save) await writeFile(values.save, JSON.stringify(savedOf(reports, graded)));

@@ -7,8 +7,9 @@
  */
 import { analyze, type Stemmer } from './tokens.js';
 import type { QueryTerm } from './question.js';
-import { coverageOf, RELATED_WEIGHT, type Candidate } from './search.js';
+import { coverageOf, type Candidate } from './search.js';
 import { renderExcerpt, unitsOf, type Unit } from './units.js';
+import type { Tuning } from './tuning.js';
 
 export type { Unit } from './units.js';
 
@@ -18,7 +19,7 @@ export interface Quote {
   /** 1-based index into the result's sources. */
   source: number;
   score: number;
-  /** Question terms the unit names, directly or through a related word. */
+  /** Question terms the unit names. */
   covers: Set<string>;
 }
 
@@ -30,6 +31,7 @@ export interface AnswerOptions {
   maxUnits: number;
   /** Character budget of the quoted text. */
   maxChars: number;
+  tuning?: Tuning;
 }
 
 /**
@@ -102,12 +104,12 @@ export function weightsFor(doc: Candidate['doc'], terms: QueryTerm[]): Map<strin
 }
 
 /**
- * How much of the question one passage covers, each term weighted as in weightsFor (related words at
- * RELATED_WEIGHT): within its document, a passage is worth quoting for the words that set it apart from the
- * document's other passages, not for the package name they all share.
+ * How much of the question one passage covers, each term weighted as in weightsFor: within its document, a
+ * passage is worth quoting for the words that set it apart from the document's other passages, not for the
+ * package name they all share.
  */
 export function specificCoverage(candidate: Candidate, terms: QueryTerm[], weights: Map<string, number>): number {
-  return coverageOf(terms, (t) => candidate.matched.has(t), (t) => candidate.related.has(t), (t) => weights.get(t.term) ?? t.idf);
+  return coverageOf(terms, (t) => candidate.matched.has(t), (t) => weights.get(t.term) ?? t.idf);
 }
 
 /**
@@ -123,7 +125,6 @@ function unitScore(unit: Unit, present: Set<string>, terms: QueryTerm[], weights
   for (const t of terms) {
     const w = weights.get(t.term)!;
     if (present.has(t.term)) s += w;
-    else if (t.related.some((r) => present.has(r))) s += RELATED_WEIGHT * w;
   }
   let score = s / totalIdf;
   // "Defaults to `'100kb'`." answers "what is the default …?" however few of the question's words it repeats.
@@ -139,8 +140,7 @@ function unitScore(unit: Unit, present: Set<string>, terms: QueryTerm[], weights
 
 /**
  * Picks what to quote from the passages (best first, each with a weight relative to the best): every unit is
- * scored by the question terms it names (IDF times within-document specificity; related words at
- * RELATED_WEIGHT) times its passage's weight. The lead is the primary passage's best unit unless another
+ * scored by the question terms it names (IDF times within-document specificity) times its passage's weight. The lead is the primary passage's best unit unless another
  * scores far better; then one unit from each further passage that covers the question about as well, then
  * units by what they add. An introducing sentence ending in ":" brings the list or code it introduces, and a
  * code block the sentence that introduces it. The lead's passage is rendered first.
@@ -161,7 +161,7 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
       // "Defaults to `'100kb'`." is about what its paragraph describes: it is scored with the paragraph's words.
       const present = asksDefault && !unit.excerpt && DEFAULT_STATEMENT.test(unit.text) ? new Set([...paragraph.terms, ...own]) : own;
       for (const t of own) paragraph.terms.add(t);
-      const covers = new Set(terms.filter((t) => present.has(t.term) || t.related.some((r) => present.has(r))).map((t) => t.term));
+      const covers = new Set(terms.filter((t) => present.has(t.term)).map((t) => t.term));
       return { unit, candidate: p.candidate, source: p.source, covers, score: unitScore(unit, present, terms, weights, totalIdf, asksDefault, asksName) * p.weight };
     });
   });
@@ -241,15 +241,30 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
 }
 
 
-/** Renders quotes grouped by passage, every quoted line prefixed with `>` and each group naming its source. */
-export function renderQuotes(quotes: Quote[], label: (c: Candidate) => string): string {
+/** What one `[n]` of an answer cites: a document and the section quoted from it. */
+export interface Citation {
+  candidate: Candidate;
+  section: string;
+}
+
+/**
+ * Renders quotes grouped by passage section, every quoted line prefixed with `>`, each group under
+ * `From <document> › <section> [n]:`, where n numbers the (document, section) pairs in the order they are
+ * first quoted; returns them as `cited`, so that sources[n-1] is exactly what [n] marks.
+ */
+export function renderQuotes(quotes: Quote[], title: (c: Candidate) => string): { text: string; cited: Citation[] } {
   const parts: string[] = [];
-  let current: Candidate | undefined;
+  const cited: Citation[] = [];
+  let current: string | undefined;
   for (let i = 0; i < quotes.length; i++) {
     const q = quotes[i]!;
-    if (q.candidate !== current) {
-      current = q.candidate;
-      parts.push(`${parts.length ? '\n' : ''}From ${label(q.candidate)} [${q.source}]:`);
+    const section = q.unit.section ?? q.candidate.chunk.section;
+    const key = `${q.candidate.doc.id}\u0000${section}`;
+    if (key !== current) {
+      current = key;
+      let n = cited.findIndex((c) => c.candidate.doc.id === q.candidate.doc.id && c.section === section) + 1;
+      if (!n) n = cited.push({ candidate: q.candidate, section });
+      parts.push(`${parts.length ? '\n' : ''}From ${title(q.candidate)}${section ? ` › ${section}` : ''} [${n}]:`);
     }
     let text = q.unit.text;
     if (q.unit.excerpt) {
@@ -260,5 +275,5 @@ export function renderQuotes(quotes: Quote[], label: (c: Candidate) => string): 
     }
     parts.push(text.split('\n').map((l) => `> ${l}`.trimEnd()).join('\n'));
   }
-  return parts.join('\n');
+  return { text: parts.join('\n'), cited };
 }

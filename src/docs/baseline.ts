@@ -36,7 +36,7 @@ export class BaselineIndex {
         doc: {
           doc_id: docId, title: file.title, url: null, origin: found.origin, content_type: file.contentType,
           hash: createHash('sha256').update(content).digest('hex'), version, chunks: rows.length, chars: content.length,
-          updated_at: new Date().toISOString(), vocab: '{}', idents: '', names: '',
+          updated_at: new Date().toISOString(), vocab: '{}', idents: '', names: '', title_terms: '',
         },
         chunks: rows,
       });

@@ -1,25 +1,31 @@
 /**
- * Structure-aware chunking of normalised markdown: every chunk lies inside one section, carries the path
- * of headings above it (`npm ci › Description`), and never cuts a fenced code block. Long sections are cut
- * at block boundaries (paragraph, list, code) near `maxChars`; a paragraph longer than that is cut at
- * sentence ends. Markup that carries no text (images, badges, HTML tags, link targets) is dropped.
+ * Structure-aware passages of normalised markdown. Sections (a heading and the blocks under it) are cut at
+ * block boundaries (paragraph, list, code) when longer than `maxChars` (a paragraph longer than that at
+ * sentence ends; a fenced code block is never cut), and adjacent small sections under the same parent are
+ * packed into one passage up to `maxChars`, so a page of many short sections becomes a few passages of
+ * ordinary size instead of many fragments. Each passage keeps the heading path of its first section
+ * (`npm ci › Description`) and the paths of every section it holds (`headings`); inside its text, each
+ * further section starts with a heading line `## path` (see HEADING_LINE), from which answers name the
+ * section they quote. Markup that carries no text (images, badges, HTML tags, link targets) is dropped.
  */
+import { TUNING } from './tuning.js';
 
 export const SECTION_SEPARATOR = ' › ';
 
 /** Changing how documents are cut changes this, so that re-ingesting re-chunks unchanged files. */
-export const CHUNKER_VERSION = 'c3';
+export const CHUNKER_VERSION = 'c4';
 
 export interface ChunkOptions {
-  /** Target upper size of a chunk, in characters (code blocks may exceed it; they are never cut). */
+  /** Target upper size of a passage, in characters (code blocks may exceed it; they are never cut). */
   maxChars: number;
+  /** Pack adjacent small sections into one passage (off: one passage per section piece). */
+  pack?: boolean;
 }
 
-/**
- * Measured with `npm run eval -- --holdout --max-chars N` (answer match on shared / holdout sets):
- * 600 → 0.70 / 0.81, 900 → 0.78 / 0.91, 1200 → 0.80 / 0.94, 1600 → 0.78 / 0.94; ranking equal from 900 up.
- */
-export const DEFAULT_CHUNK_OPTIONS: ChunkOptions = { maxChars: 1200 };
+export const DEFAULT_CHUNK_OPTIONS: ChunkOptions = { maxChars: TUNING.passageChars, pack: TUNING.pack };
+
+/** A line of a passage's text that starts a further section: `## API › lumen() › Options`. */
+export const HEADING_LINE = /^#{1,6} (.+)$/;
 
 export interface Block {
   kind: 'text' | 'code';
@@ -27,10 +33,12 @@ export interface Block {
 }
 
 export interface Chunk {
-  /** Heading path, outermost first, joined by ' › '; empty before the first heading. */
+  /** Heading path of its first section, outermost first, joined by ' › '; empty before the first heading. */
   section: string;
-  /** Cleaned text: paragraphs, list items and fenced code, separated by blank lines. */
+  /** Cleaned text: paragraphs, list items and fenced code, separated by blank lines; further sections open with a heading line. */
   text: string;
+  /** Heading paths of every section the passage holds, its first section's first. */
+  headings: string[][];
 }
 
 interface Section {
@@ -41,8 +49,15 @@ interface Section {
 const FENCE_OPEN = /^(\s{0,3})(`{3,}|~{3,})\s*([^`\s]*)[^`]*$/;
 const ATX = /^\s{0,3}(#{1,6})(?:\s+(.*?))?\s*#*\s*$/;
 
-/** Inline markdown to plain reading text: link targets, images and HTML tags go, inline code stays. */
+/** Inline markdown to plain reading text: link targets, images and HTML tags go, inline code stays whole (`<th>`). */
 export function cleanInline(line: string): string {
+  return line
+    .split(/(`[^`\n]+`)/)
+    .map((part, i) => (i % 2 ? part : cleanProse(part)))
+    .join('');
+}
+
+function cleanProse(line: string): string {
   return line
     .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
     .replace(/!\[[^\]]*\]\[[^\]]*\]/g, '')
@@ -158,7 +173,7 @@ function splitLongText(text: string, maxChars: number): string[] {
   return out;
 }
 
-/** Cuts a parsed body into chunks. `preamble` (e.g. the front matter description) opens the first chunk. */
+/** Cuts a parsed body into passages. `preamble` (e.g. the front matter description) opens the first one. */
 export function chunkMarkdown(markdown: string, options: ChunkOptions = DEFAULT_CHUNK_OPTIONS, preamble?: string): Chunk[] {
   const sections = sectionsOf(markdown);
   if (preamble?.trim()) {
@@ -167,25 +182,45 @@ export function chunkMarkdown(markdown: string, options: ChunkOptions = DEFAULT_
     if (first) first.blocks.unshift(block);
     else sections.push({ path: [], blocks: [block] });
   }
-  const chunks: Chunk[] = [];
+  // Each section cut into pieces of at most maxChars (at block, then sentence boundaries).
+  const pieces: { path: string[]; text: string; whole: boolean }[] = [];
   for (const section of sections) {
-    const name = section.path.join(SECTION_SEPARATOR);
+    const start = pieces.length;
     let buf: string[] = [];
     let size = 0;
     const emit = () => {
-      if (buf.length) chunks.push({ section: name, text: buf.join('\n\n') });
+      if (buf.length) pieces.push({ path: section.path, text: buf.join('\n\n'), whole: false });
       buf = [];
       size = 0;
     };
     for (const block of section.blocks) {
-      const pieces = block.kind === 'code' ? [block.text] : splitLongText(block.text, options.maxChars);
-      for (const piece of pieces) {
+      for (const piece of block.kind === 'code' ? [block.text] : splitLongText(block.text, options.maxChars)) {
         if (size && size + piece.length + 2 > options.maxChars) emit();
         buf.push(piece);
         size += piece.length + 2;
       }
     }
     emit();
+    if (pieces.length === start + 1) pieces[start]!.whole = true;
   }
-  return chunks;
+  // Adjacent whole sections under the same parent share a passage while it stays within maxChars.
+  const chunks: Chunk[] = [];
+  let current: Chunk | undefined;
+  for (const piece of pieces) {
+    const name = piece.path.join(SECTION_SEPARATOR);
+    const line = `${'#'.repeat(Math.min(6, Math.max(1, piece.path.length)))} ${name}`;
+    const parent = (p: string[]) => p.slice(0, Math.max(0, Math.min(p.length, current!.headings[0]!.length) - 1)).join(SECTION_SEPARATOR);
+    if (
+      current && options.pack === true && piece.whole && (current as Chunk & { whole?: boolean }).whole && piece.path.length &&
+      parent(piece.path) === parent(current.headings[0]!) && current.text.length + line.length + piece.text.length + 4 <= options.maxChars
+    ) {
+      current.text += `\n\n${line}\n\n${piece.text}`;
+      current.headings.push(piece.path);
+      continue;
+    }
+    current = { section: name, text: piece.text, headings: [piece.path] };
+    (current as Chunk & { whole?: boolean }).whole = piece.whole;
+    chunks.push(current);
+  }
+  return chunks.map(({ section, text, headings }) => ({ section, text, headings }));
 }

@@ -6,14 +6,16 @@
 import { ToolError } from '../errors.js';
 import type { Logger } from '../logging.js';
 import type { ChunkStore, DocumentWrite, VectorRow } from '../storage/chunks.js';
-import { renderQuotes, selectQuotes, specificCoverage, weightsFor, DEFAULT_ANSWER_OPTIONS, type AnswerOptions } from './answer.js';
+import { renderQuotes, selectQuotes, specificCoverage, weightsFor, DEFAULT_ANSWER_OPTIONS, type AnswerOptions, type Citation } from './answer.js';
 import type { Embedder } from '../model/embeddings.js';
-import { CALIBRATION, confidenceOf, gatherEvidence, sourceProbability, type Evidence } from './evidence.js';
+import { answersProbability, CALIBRATION, confidenceOf, gatherEvidence, type Evidence } from './evidence.js';
 import { generateAnswer, type Complete, type Passage } from './generate.js';
 import { findSource, readText, urlFor } from './ingest.js';
-import { DEFAULT_ANALYSIS, documentId, hashOf, prepareDocument, resolveContentType, type AnalysisOptions, type PreparedDocument } from './prepare.js';
+import { documentId, hashOf, prepareDocument, resolveContentType, titleTerms, type AnalysisOptions, type PreparedDocument } from './prepare.js';
 import { questionIdentifiers, queryTerms, type QueryTerm } from './question.js';
-import { DEFAULT_TUNING, relatedDocuments, retrieve, type Candidate, type RankedDocument, type Retrieval, type RetrievalTuning } from './search.js';
+import { relatedDocuments, retrieve, type Candidate, type RankedDocument, type Retrieval } from './search.js';
+import { analyze } from './tokens.js';
+import { tuningWithout, type Tuning } from './tuning.js';
 import { CorpusStats } from './stats.js';
 import type { DocumentInfo, DocumentInput, IngestProgress, IngestSummary, QueryResult, Source } from './types.js';
 
@@ -43,7 +45,9 @@ const RELATED_DOCUMENTS = { identifiers: 3, documents: 2 };
 
 export interface DocIndexOptions {
   analysis?: AnalysisOptions;
-  tuning?: RetrievalTuning;
+  tuning?: Tuning;
+  /** Components switched off (src/docs/tuning.ts ABLATIONS), for the evaluation's ablations. */
+  ablate?: string[];
   answer?: AnswerOptions;
   calibration?: typeof CALIBRATION;
   /** Loads the embedder when embeddings are configured. */
@@ -68,6 +72,12 @@ export interface QueryOptions {
   draft?: boolean;
   /** A model to write the answer from the passages (checked; the extractive answer is the fallback). */
   complete?: Complete;
+  /**
+   * Other wordings searched beside the question and fused with it at a lower weight: the caller's keywords
+   * (the terms the documentation would use) and a model's rewrite of the question. They widen what is found;
+   * the refusal evidence still reads the question itself.
+   */
+  alternatives?: string[];
   signal?: AbortSignal;
 }
 
@@ -102,13 +112,13 @@ export class DocIndex {
   private stats?: CorpusStats;
   private statsGeneration = -1;
   private readonly analysis: AnalysisOptions;
-  private readonly tuning: RetrievalTuning;
+  private readonly tuning: Tuning;
   private readonly answerOptions: AnswerOptions;
   private readonly calibration: typeof CALIBRATION;
 
   constructor(readonly tenant: string, private readonly store: ChunkStore, private readonly options: DocIndexOptions = {}) {
-    this.analysis = options.analysis ?? DEFAULT_ANALYSIS;
-    this.tuning = options.tuning ?? DEFAULT_TUNING;
+    this.tuning = options.tuning ?? tuningWithout(options.ablate ?? []);
+    this.analysis = options.analysis ?? { chunk: { maxChars: this.tuning.passageChars, pack: this.tuning.pack }, stemmer: 'porter' };
     this.answerOptions = { ...(options.answer ?? DEFAULT_ANSWER_OPTIONS), stemmer: this.analysis.stemmer };
     this.calibration = options.calibration ?? CALIBRATION;
   }
@@ -388,88 +398,68 @@ export class DocIndex {
     return (await this.trace(question, options)).result;
   }
 
-  /** Answers a question and reports the evidence behind the answer. */
+  /**
+   * Answers a question and reports the evidence behind the answer. The pipeline: read the question (terms,
+   * identifiers) → retrieve passages and rank documents → gather evidence → decide (refuse or answer, with a
+   * calibrated confidence) → compose the answer from the best passages and cite what it quotes.
+   */
   async trace(question: string, options: QueryOptions = {}): Promise<QueryTrace> {
     const topK = Math.max(1, Math.min(20, options.topK ?? 5));
     const stats = await this.currentStats();
     if (stats.empty) {
       return { result: noMatch(0, `No documentation has been ingested for tenant "${this.tenant}" yet.`), ranked: [] };
     }
+    // 1. Read the question.
+    const stemmer = this.analysis.stemmer;
     const identifiers = questionIdentifiers(question);
-    const terms = queryTerms(question, stats, this.analysis.stemmer);
+    const terms = queryTerms(question, stats, stemmer, { spelling: this.tuning.spelling });
     if (!terms.length) return { result: noMatch(0, 'The question has no searchable words.'), ranked: [] };
 
-    let vectorHits;
+    // 2. Retrieve. The pool does not depend on top_k: top_k widens the sources, never the answer.
     const embedder = await this.embedderChecked();
-    if (embedder) {
-      const [vector] = await embedder.embed([question], options.signal);
-      vectorHits = await this.store.nearest(vector!, Math.max(this.tuning.candidates, topK * 4));
-    }
-    const tuning = { ...this.tuning, candidates: Math.max(this.tuning.candidates, topK * 4) };
-    const retrieval = await retrieve(this.store, stats, terms, tuning, vectorHits);
-    const relatedTo = async (text: string | undefined) => (text ? relatedDocuments(this.store, stats, retrieval, text, this.analysis.stemmer, RELATED_DOCUMENTS) : []);
-    const evidence = gatherEvidence(question, retrieval, identifiers, stats, this.analysis.stemmer);
+    const vectorHits = embedder ? await this.store.nearest((await embedder.embed([question], options.signal))[0]!, this.tuning.pool) : undefined;
+    const retrieval = await retrieve(this.store, stats, { terms, titleTerms: titleTerms(question).split(' '), extra: this.alternativeQuery(options.alternatives, terms, stats), vectorHits }, this.tuning);
     const ranked = retrieval.documents.map((d) => d.doc.title);
-    const confidence = confidenceOf(evidence.values, this.calibration);
 
+    // 3. Evidence, and 4. the decision.
+    const evidence = gatherEvidence(question, retrieval, identifiers, stats);
+    const confidence = confidenceOf(evidence.values, this.calibration);
+    const top = retrieval.documents[0];
     if (evidence.missingStrong.length) {
       const names = evidence.missingStrong.join(', ');
       return {
         result: noMatch(Math.min(confidence, this.calibration.missingIdentifier), `The documentation has no ${names}: it is not mentioned anywhere in the ingested documents.`, this.sourcesOf(retrieval, topK)),
-        evidence,
-        retrieval,
-        ranked,
+        evidence, retrieval, ranked,
       };
     }
-    const top = retrieval.documents[0];
-    if (!top || sourceProbability(evidence.values, this.calibration) < this.calibration.threshold) {
-      const absent = retrieval.terms.filter((t) => !t.known && !/^\d+$/.test(t.term)).map((t) => t.term);
-      const near = top ? ` The closest passage (${describe(top.chunks[0]!)}) covers ${Math.round(top.chunks[0]!.coverage * 100)}% of the question.` : '';
-      const missing = evidence.missingWeak.length
-        ? ` The documentation never mentions ${evidence.missingWeak.join(', ')}.`
-        : absent.length
-          ? ` Not found anywhere in the documentation: ${absent.slice(0, 5).map((t) => `"${t}"`).join(', ')}.`
-          : '';
+    if (!top || answersProbability(evidence.values, this.calibration) < this.calibration.threshold) {
       return {
-        result: noMatch(
-          confidence,
-          `Nothing in the documentation answers this question.${missing}${near}`,
-          this.sourcesOf(retrieval, topK, await relatedTo(top?.chunks[0]!.chunk.text), 1),
-        ),
-        evidence,
-        retrieval,
-        ranked,
-        draft: options.draft && top ? this.extract(retrieval, [top], question) : undefined,
+        result: noMatch(confidence, this.refusalReason(retrieval, evidence), this.sourcesOf(retrieval, topK)),
+        evidence, retrieval, ranked,
+        draft: options.draft && top ? this.compose(retrieval, question).text : undefined,
       };
     }
 
-    const docs = this.sourceDocuments(retrieval, topK);
-    const passages = this.passages(docs, retrieval.terms);
-    const quotes = selectQuotes(passages, retrieval.terms, { ...this.answerOptions, question });
-    let answer = renderQuotes(quotes, describe);
-    const primaryQuotes = quotes.filter((q) => q.source === 1).map((q) => q.unit.text).join('\n');
-    // Related documents come after every document a passage could cite, so the answer's [n] stay right.
-    const cited = Math.max(...passages.map((p) => p.source));
-    const sources = this.sourcesOf(retrieval, topK, await relatedTo(primaryQuotes || docs[0]!.chunks[0]!.chunk.text), cited);
+    // 5. Compose: quote the best passages, cite each (document, section) quoted, then the other documents.
+    const composed = this.compose(retrieval, question);
+    const related = await relatedDocuments(this.store, stats, retrieval, composed.primaryText, stemmer, RELATED_DOCUMENTS);
+    const sources = this.sourcesOf(retrieval, topK, composed.cited, related);
+    let answer = composed.text;
     let generation: string | undefined;
     if (options.complete) {
-      const given: Passage[] = passages.map((p) => ({ source: p.source, label: describe(p.candidate), text: p.candidate.chunk.text }));
+      const given: Passage[] = composed.passages.map((p) => ({ source: p.source, label: describe(p.candidate), text: p.candidate.chunk.text }));
       try {
-        const generated = await generateAnswer(options.complete, question, given, this.analysis.stemmer, options.signal);
+        const generated = await generateAnswer(options.complete, question, given, stemmer, options.signal);
         if (generated.ok) answer = generated.answer;
         else if (generated.noAnswer) {
           // The model read the very passages the quotes come from and found no answer in them: say so.
           return {
             result: noMatch(
               Math.min(confidence, MODEL_NO_ANSWER_CONFIDENCE),
-              `Nothing in the documentation answers this question: the model that read the closest passages (${describe(passages[0]!.candidate)} and ${passages.length - 1} more) found no answer in them.`,
+              `Nothing in the documentation answers this question: the model that read the closest passages (${describe(composed.passages[0]!.candidate)} and ${composed.passages.length - 1} more) found no answer in them.`,
               sources,
             ),
-            evidence,
-            retrieval,
-            ranked,
-            generation: generated.reason,
-            draft: options.draft ? answer : undefined,
+            evidence, retrieval, ranked, generation: generated.reason, draft: options.draft ? answer : undefined,
           };
         } else generation = generated.reason;
       } catch (error) {
@@ -480,6 +470,38 @@ export class DocIndex {
     return { result: { grounded: true, answer, sources, confidence: round(confidence) }, evidence, retrieval, ranked, generation };
   }
 
+  /** The alternatives' words the documentation has and the question does not use, as one extra query. */
+  private alternativeQuery(alternatives: string[] | undefined, terms: QueryTerm[], stats: CorpusStats): { query: string; weight: number } | undefined {
+    if (!alternatives?.length) return undefined;
+    const asked = new Set(terms.map((t) => t.term));
+    const words = [...new Set(analyze(alternatives.join('\n'), { stemmer: this.analysis.stemmer }).map((t) => t.term))].filter((t) => !asked.has(t) && stats.has(t));
+    return words.length ? { query: words.join(' '), weight: this.tuning.alternativeWeight } : undefined;
+  }
+
+  /** Why nothing answers, in the question's own words. */
+  private refusalReason(retrieval: Retrieval, evidence: Evidence): string {
+    const top = retrieval.documents[0];
+    const absent = [...new Set(retrieval.terms.filter((t) => !t.known && !/^\d+$/.test(t.term)).map((t) => t.surface))];
+    const near = top ? ` The closest passage (${describe(top.chunks[0]!)}) covers ${Math.round(top.chunks[0]!.coverage * 100)}% of the question.` : '';
+    const missing = evidence.missingWeak.length
+      ? ` The documentation never mentions ${evidence.missingWeak.join(', ')}.`
+      : absent.length
+        ? ` Not found anywhere in the documentation: ${absent.slice(0, 5).map((t) => `"${t}"`).join(', ')}.`
+        : '';
+    return `Nothing in the documentation answers this question.${missing}${near}`;
+  }
+
+  /** The extractive answer from the best documents' passages, with what it cites. */
+  private compose(retrieval: Retrieval, question: string): { text: string; cited: Citation[]; passages: ReturnType<DocIndex['passages']>; primaryText: string } {
+    const docs = this.sourceDocuments(retrieval, retrieval.documents.length);
+    const passages = this.passages(docs, retrieval.terms);
+    const quotes = selectQuotes(passages, retrieval.terms, { ...this.answerOptions, question, tuning: this.tuning });
+    const { text, cited } = renderQuotes(quotes, (c) => c.doc.title);
+    const first = cited[0]?.candidate.doc.id;
+    const primaryText = quotes.filter((q) => q.candidate.doc.id === first).map((q) => q.unit.text).join('\n') || docs[0]!.chunks[0]!.chunk.text;
+    return { text, cited, passages, primaryText };
+  }
+
   /** The best documents, best first; those scoring under a fifth of the best are noise, not sources. */
   private sourceDocuments(retrieval: Retrieval, topK: number): Retrieval['documents'] {
     const best = retrieval.documents[0]?.score ?? 0;
@@ -487,33 +509,42 @@ export class DocIndex {
   }
 
   /**
-   * The sources: the ranked documents, with `related` ones (which carry no score) placed after the first
-   * `cited` (those an answer may cite by number, whose numbers must not move).
+   * The sources: first every (document, section) the answer cites, in the order of its [n]; then the other
+   * ranked documents, and the `related` ones (which carry no score), up to topK documents in all.
    */
-  private sourcesOf(retrieval: Retrieval, topK: number, related: RankedDocument[] = [], cited = 1): Source[] {
+  private sourcesOf(retrieval: Retrieval, topK: number, cited: Citation[] = [], related: RankedDocument[] = []): Source[] {
     const best = retrieval.documents[0]?.score ?? 1;
-    const docs = this.sourceDocuments(retrieval, topK);
-    const extra = related.filter((r) => !docs.slice(0, cited).some((d) => d.doc.id === r.doc.id));
-    const merged = [...docs.slice(0, cited), ...extra, ...docs.slice(cited).filter((d) => !extra.some((r) => r.doc.id === d.doc.id))].slice(0, topK);
-    return merged.map((d) => ({
-      title: d.doc.title,
-      ...(d.doc.url ? { url: d.doc.url } : {}),
-      ...(d.chunks[0]!.chunk.section ? { section: d.chunks[0]!.chunk.section } : {}),
-      ...(related.includes(d) ? {} : { score: round(d.score / best) }),
+    const scoreOf = (id: string) => retrieval.documents.find((d) => d.doc.id === id)?.score ?? 0;
+    const out: Source[] = cited.map((c) => ({
+      title: c.candidate.doc.title,
+      ...(c.candidate.doc.url ? { url: c.candidate.doc.url } : {}),
+      ...(c.section ? { section: c.section } : {}),
+      score: round(scoreOf(c.candidate.doc.id) / best),
     }));
-  }
-
-  private extract(retrieval: Retrieval, docs: Retrieval['documents'], question: string): string {
-    return renderQuotes(selectQuotes(this.passages(docs, retrieval.terms), retrieval.terms, { ...this.answerOptions, question }), describe);
+    const listed = new Set(cited.map((c) => c.candidate.doc.id));
+    const room = () => topK - listed.size;
+    const rest = this.sourceDocuments(retrieval, retrieval.documents.length).filter((d) => !listed.has(d.doc.id));
+    const extra = related.filter((r) => !listed.has(r.doc.id) && !rest.slice(0, 1).some((d) => d.doc.id === r.doc.id));
+    for (const d of [...rest.slice(0, 1), ...extra, ...rest.slice(1)]) {
+      if (room() <= 0) break;
+      if (listed.has(d.doc.id)) continue;
+      listed.add(d.doc.id);
+      out.push({
+        title: d.doc.title,
+        ...(d.doc.url ? { url: d.doc.url } : {}),
+        ...(d.chunks[0]!.chunk.section ? { section: d.chunks[0]!.chunk.section } : {}),
+        ...(related.includes(d) ? {} : { score: round(d.score / best) }),
+      });
+    }
+    return out;
   }
 
   /**
-   * The passages answers are drawn from: the best document's best chunk and PRIMARY_PASSAGES - 1 more of its
-   * chunks, and close runners-up of the next documents. The best document's further chunks are chosen by
-   * specificCoverage (the question words that set a chunk apart within its document) times the square root of
-   * their search score, not by search score alone, which favours short chunks that repeat the package name
-   * ("Original Author" over "Configuration Options"). Measured (answer match, eval / holdout): by score →
-   * 0.883 / 0.893; by this → 0.900 / 0.911; with exponents 0.3 or 0.7 instead of the square root, the same.
+   * The passages answers are drawn from: the best document's best passage and PRIMARY_PASSAGES - 1 more of
+   * its passages, and close runners-up of the next documents. The best document's further passages are
+   * chosen by specificCoverage (the question words that set a passage apart within its document) times the
+   * square root of their search score, not by search score alone, which favours short passages that repeat
+   * the package name.
    */
   private passages(docs: Retrieval['documents'], terms: QueryTerm[]): { candidate: Candidate; source: number; weight: number }[] {
     const top = docs[0]!;

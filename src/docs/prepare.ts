@@ -3,13 +3,13 @@
  * ingest can prepare a document completely before anything of it is written.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { CHUNKER_VERSION, chunkMarkdown, SECTION_SEPARATOR, type ChunkOptions, DEFAULT_CHUNK_OPTIONS } from './chunk.js';
+import { CHUNKER_VERSION, chunkMarkdown, type ChunkOptions, DEFAULT_CHUNK_OPTIONS } from './chunk.js';
 import { contentTypeFromMime, contentTypeOf, parseDocument, type ContentType } from './parse.js';
 import { analyze, type Stemmer } from './tokens.js';
 import type { ChunkRow, DocumentRow } from '../storage/chunks.js';
 
 /** Bumped when analysis changes, so re-ingesting refreshes every document. */
-export const ANALYZER_VERSION = 'a7';
+export const ANALYZER_VERSION = 'a8';
 
 export interface AnalysisOptions {
   chunk: ChunkOptions;
@@ -33,7 +33,7 @@ export function contentHash(parts: string[]): string {
   return hash.digest('hex');
 }
 
-/** Words a title contributes to every chunk's heading field: `commands/npm-ci.md` → `commands npm-ci`. */
+/** Words of a document's path, for its title field: `commands/npm-ci.md` → `commands npm-ci`. */
 export function titleWords(title: string): string {
   return title.replace(/\.(md|mdx|markdown|txt|rst|html?)$/i, '').replace(/[\\/]+/g, ' ');
 }
@@ -84,6 +84,14 @@ export function namesOf(markdown: string, stemmer: Stemmer): Set<string> {
   return out;
 }
 
+/**
+ * The title field's terms: words lower-cased and only their plural stripped, so that a title is matched by
+ * the words it has, not by whatever Porter stemming folds onto them (`general` and `generate` both → `gener`).
+ */
+export function titleTerms(text: string): string {
+  return analyze(text, { stemmer: 'plural' }).map((t) => t.term).join(' ');
+}
+
 export interface PrepareInput {
   title: string;
   content: string;
@@ -101,6 +109,7 @@ export function hashOf(input: PrepareInput, options: AnalysisOptions): string {
     CHUNKER_VERSION,
     ANALYZER_VERSION,
     String(options.chunk.maxChars),
+    String(options.chunk.pack === true),
     options.stemmer,
     input.contentType,
     input.url ?? '',
@@ -113,12 +122,16 @@ export function prepareDocument(input: PrepareInput, options: AnalysisOptions = 
   const docId = documentId(input.title);
   const version = randomUUID().replace(/-/g, '').slice(0, 16);
   const pieces = chunkMarkdown(parsed.body, options.chunk, parsed.description);
-  const headPrefix = [titleWords(input.title), parsed.title ?? ''].join(' ');
+  // The heading every section sits under (a page's one top heading) names the document, as its title does:
+  // it belongs to the title field, once per document, not to every passage's heading field.
+  const firsts = new Set(pieces.flatMap((p) => p.headings.map((h) => h[0] ?? '')));
+  const root = firsts.size === 1 ? [...firsts][0]! : '';
   const vocab = new Map<string, number>();
   const idents = new Set<string>();
   const chunks: ChunkRow[] = pieces.map((piece, ord) => {
     const body = analyze(piece.text, { stemmer: options.stemmer });
-    const head = analyze(`${headPrefix} ${piece.section.split(SECTION_SEPARATOR).join(' ')}`, { stemmer: options.stemmer });
+    const titles = new Set(piece.headings.flatMap((h) => (root && h[0] === root ? h.slice(1) : h)));
+    const head = analyze([...titles].join(' \n '), { stemmer: options.stemmer });
     const seen = new Set<string>();
     for (const t of [...body, ...head]) {
       if (seen.has(t.term)) continue;
@@ -152,6 +165,7 @@ export function prepareDocument(input: PrepareInput, options: AnalysisOptions = 
       vocab: JSON.stringify(Object.fromEntries(vocab)),
       idents: [...idents].join(' '),
       names: [...namesOf(parsed.body, options.stemmer)].join(' '),
+      title_terms: titleTerms([titleWords(input.title), parsed.title ?? '', root, parsed.description ?? ''].join(' \n ')),
     },
     chunks,
   };

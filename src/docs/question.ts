@@ -1,28 +1,16 @@
 /**
  * What a question asks about: its weighted terms, and the code identifiers it names. An identifier the
  * documentation never mentions is the clearest sign that it cannot answer ("How do I use
- * `pino.rotateFiles()`?" when pino has no such method), so identifiers are found with care:
+ * `pino.rotateFiles()`?" when pino has no such method). Names are recognised by their shape only, never
+ * by a word list:
  *
  * - strong (a refusal on their own when absent): `backticked`, calls `foo()` / `a.b()`, member paths
  *   `a.b` (not `Node.js`, `e.g.`, file names), lower camelCase `nestedKey`, snake_case `DEBUG_COLORS`,
  *   flags `--preid`, environment references `$env:DEBUG`, scoped packages `@koa/cors`;
- * - weak (evidence, not proof): capitalised CamelCase `AsyncLocalStorage` (often a product name),
- *   bracket paths, colon and slash paths.
+ * - weak (evidence, not proof): capitalised CamelCase `AsyncLocalStorage` (often a product name).
  */
-import { analyze, LATIN_ABBREVIATION, STOP_WORDS, type Stemmer } from './tokens.js';
+import { analyze, LATIN_ABBREVIATION, spellingVariants, type Stemmer } from './tokens.js';
 import type { CorpusStats } from './stats.js';
-import { relatedTerms } from './vocabulary.js';
-
-/** Words that name a kind of API element: "the `timeout` option", "its maxKeys setting". */
-const ELEMENT_KINDS = 'option|options|setting|settings|flag|flags|parameter|param|argument|method|function|property|hook|event|keyword|field';
-/** Words that often stand before those kinds without naming an element. */
-const NOT_ELEMENT_NAMES = new Set(
-  ('same other new different default right correct best following specific separate extra single first last main ' +
-    'global custom certain particular given additional relevant related that this which what any each every such ' +
-    'cli command line config configuration recommended preferred suggested proper appropriate standard usual ' +
-    'typical official simplest easiest cleanest cheapest quickest fastest safest existing corresponding underlying ' +
-    'builtin native whole entire').split(' '),
-);
 
 export interface QuestionIdentifier {
   /** As written in the question. */
@@ -32,10 +20,6 @@ export interface QuestionIdentifier {
   /** For member paths and calls: the last member (`rotatefiles`), with its spelling. */
   member?: { key: string; surface: string };
   strong: boolean;
-  /** Named as an API element in prose ("the timeout option"): must exist in the documents that answer. */
-  element?: boolean;
-  /** For elements: the kind named (`option`, `method`, …). */
-  kind?: string;
 }
 
 const FILE_OR_DOMAIN = /\.(js|mjs|cjs|ts|mts|cts|jsx|tsx|json|md|mdx|yml|yaml|toml|html?|css|txt|com|org|io|net|dev|sh|py|lock)$/i;
@@ -103,41 +87,20 @@ export function questionIdentifiers(question: string): QuestionIdentifier[] {
     const bare = word.replace(/^[_$]+/, '');
     pushUnique(out, { surface: word, key: bare.toLowerCase(), strong: lowerCamel || snake });
   }
-  for (const m of prose.matchAll(new RegExp(`\\b(?:the|its|an?|their|my|with|[A-Za-z][\\w.-]*'s)\\s+([a-z][a-z0-9]{2,30})\\s+(${ELEMENT_KINDS})\\b`, 'gi'))) {
-    const word = m[1]!;
-    if (NOT_ELEMENT_NAMES.has(word.toLowerCase()) || STOP_WORDS.has(word.toLowerCase())) continue;
-    if (out.some((x) => x.key === word.toLowerCase())) continue;
-    out.push({ surface: word, key: word.toLowerCase(), strong: false, element: true, kind: m[2]!.toLowerCase().replace(/s$/, '') });
-  }
   return out;
 }
 
-/** Verbs whose "in" is a particle ("opt in", "log in"), not a preposition before a tool. */
-const PHRASAL_IN = new Set(['opt', 'opts', 'log', 'logs', 'sign', 'plug', 'plugged', 'built', 'baked', 'fill', 'check', 'chime', 'tune', 'read', 'type', 'pass', 'bring', 'hook', 'hooked', 'wire', 'wired']);
-/** Words after which a noun phrase goes on ("languages other than …"): its head is a common noun. */
-const NOUN_PHRASE_GOES_ON = new Set(['other', 'than', 'that', 'which', 'who', 'whose', 'such', 'like', 'of']);
-
 /**
- * Tools the question says it works with ("with yargs", "using brotli", "in Koa") that the documentation
- * never mentions: the question is about something else.
+ * Words the question capitalises inside a sentence (`Django`, `FastAPI`), which is how names of products and
+ * tools are written; not all-capital abbreviations (`CORS`, `URL`), not the first word of a sentence.
  */
-export function absentTools(question: string, stats: CorpusStats, stemmer: Stemmer): string[] {
-  const out: string[] = [];
-  // The tool ends its phrase or owns the next word: "with yargs and …", "using brotli?", "in Python's
-  // argparse" — not "in unit tests".
-  const phrase = /\b(?:with|using|via|in)\s+(?:the\s+|a\s+)?([A-Za-z][\w.+-]{1,30}?)(?:'s)?(?=\s*(?:[,.?!;:]|$)|\s+(\w+))/g;
-  for (const m of question.matchAll(phrase)) {
-    const word = m[1]!;
-    const next = m[2]?.toLowerCase();
-    if (STOP_WORDS.has(word.toLowerCase())) continue;
-    // "opt in somehow", "log in with": here "in" belongs to the verb, it does not introduce a tool.
-    const before = /(\w+)\s+$/.exec(question.slice(0, m.index))?.[1]?.toLowerCase();
-    if (m[0].toLowerCase().startsWith('in') && before && PHRASAL_IN.has(before)) continue;
-    if (next !== undefined && !STOP_WORDS.has(next) && !m[0].includes("'s")) continue;
-    // "in languages other than English": the noun phrase goes on, its head is a common noun, not a tool.
-    if (next !== undefined && NOUN_PHRASE_GOES_ON.has(next)) continue;
-    const terms = analyze(word, { stemmer });
-    if (terms.length && terms.every((t) => !stats.has(t.term))) out.push(word);
+export function capitalisedWords(question: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of question.matchAll(/[A-Za-z][A-Za-z0-9]*/g)) {
+    const word = m[0];
+    const before = question.slice(0, m.index).trimEnd();
+    if (before === '' || /[.?!:]$/.test(before) || !/^[A-Z]/.test(word) || /^[A-Z0-9]+$/.test(word)) continue;
+    out.add(word.toLowerCase());
   }
   return out;
 }
@@ -163,45 +126,34 @@ export function missingName(id: QuestionIdentifier, stats: CorpusStats): string 
 
 export interface QueryTerm {
   term: string;
+  /** The word as the question wrote it (for messages: "postgres", not "postgr"). */
+  surface: string;
   idf: number;
   /** Present somewhere in the corpus. */
   known: boolean;
   identifier: boolean;
-  /** A name: written like one in the question (capitalised inside a sentence, MixedCase, ALLCAPS, digits), or by the documentation. */
-  nameLike: boolean;
   count: number;
-  /** Related words (src/docs/vocabulary.ts) found in the corpus and not in the question: weaker matches for this term. */
-  related: string[];
-}
-
-/** Words of the question written like names (not merely capitalised at the start of a sentence). */
-export function nameLikeWords(question: string): Set<string> {
-  const out = new Set<string>();
-  for (const m of question.matchAll(/[A-Za-z][A-Za-z0-9]*/g)) {
-    const word = m[0];
-    const before = question.slice(0, m.index).trimEnd();
-    const sentenceStart = before === '' || /[.?!:]$/.test(before);
-    const mixed = /[a-z][A-Z]/.test(word) || /[A-Za-z]\d|\d[A-Za-z]/.test(word);
-    const caps = /^[A-Z]{2,}$/.test(word);
-    if (mixed || caps || (/^[A-Z]/.test(word) && !sentenceStart)) out.add(word.toLowerCase());
-  }
-  return out;
 }
 
 /**
  * Distinct analysed terms of a question with corpus IDF. A term found nowhere gets the IDF of a term found
- * once (unseen is as telling as the rarest seen word, not more). Hyphenated prose found nowhere as a whole
- * (`front-end`) is left to its parts.
+ * once (unseen is as telling as the rarest seen word, not more). A word the documentation spells the other
+ * way (British or American) is searched as the documentation spells it. Hyphenated prose found nowhere as a
+ * whole (`front-end`) is left to its parts.
  */
-export function queryTerms(question: string, stats: CorpusStats, stemmer: Stemmer): QueryTerm[] {
+export function queryTerms(question: string, stats: CorpusStats, stemmer: Stemmer, options: { spelling?: boolean } = {}): QueryTerm[] {
   const terms = new Map<string, QueryTerm>();
-  const names = nameLikeWords(question);
   const unseenIdf = stats.idfOf(1);
   // Words in quotes are the asker's example values ('audit', 'v2'): when the documentation does not have
   // them, that says nothing against it, so they are left out.
   const quoted = new Set<string>();
   for (const m of question.matchAll(/(?<![\w])['"‘“]([^'"’”\n]{1,60})['"’”](?![\w])/g)) for (const t of analyze(m[1]!, { stemmer })) quoted.add(t.term);
-  for (const t of analyze(question, { stemmer })) {
+  for (const raw of analyze(question, { stemmer })) {
+    let t = raw;
+    if (!stats.has(t.term) && !t.identifier && t.surface && options.spelling !== false) {
+      const variant = spellingVariants(t.surface.toLowerCase()).map((v) => analyze(v, { stemmer })[0]).find((v) => v && stats.has(v.term));
+      if (variant) t = { ...variant, surface: t.surface };
+    }
     const hit = terms.get(t.term);
     if (hit) {
       hit.count++;
@@ -216,13 +168,7 @@ export function queryTerms(question: string, stats: CorpusStats, stemmer: Stemme
     }
     if (!known && !t.identifier && t.term.includes('-')) continue;
     if (!known && quoted.has(t.term)) continue;
-    const nameLike = Boolean(t.surface && names.has(t.surface.toLowerCase())) || (t.identifier && !known) || stats.names.has(t.term);
-    terms.set(t.term, { term: t.term, idf: known ? stats.idf(t.term) : unseenIdf, known, identifier: t.identifier, nameLike, count: 1, related: [] });
-  }
-  const related = relatedTerms(stemmer);
-  for (const t of terms.values()) {
-    if (t.identifier) continue;
-    t.related = (related.get(t.term) ?? []).filter((r) => !terms.has(r) && stats.has(r));
+    terms.set(t.term, { term: t.term, surface: t.surface ?? t.term, idf: known ? stats.idf(t.term) : unseenIdf, known, identifier: t.identifier, count: 1 });
   }
   return [...terms.values()];
 }

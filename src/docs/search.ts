@@ -1,34 +1,19 @@
 /**
- * Retrieval: LanceDB's full-text index (BM25 over the analysed body and heading fields, plus the question
- * words' related words at a lower weight) proposes candidate chunks; they are re-scored by how much of the
- * question they cover (IDF-weighted, heading matches included, related words at RELATED_WEIGHT) and grouped
- * by document. With embeddings, vector neighbours join the candidates and the two
- * rankings are fused by reciprocal rank.
+ * Retrieve: LanceDB's full-text index (BM25 over the analysed body and heading fields) proposes a large pool
+ * of candidate passages; identical passages (a section copied into many pages) count once; each is re-scored
+ * by how much of the question it covers (IDF-weighted); passages are grouped by document, whose score is its
+ * best passage plus a small share of the next and, from the title field (BM25 over each document's path
+ * words, title, top heading and description, with its own length normalisation), a share of the best
+ * passage's score. With embeddings, vector neighbours join the pool and the two rankings are fused by
+ * reciprocal rank; a rewritten question or the caller's keywords are searched beside the question and their
+ * BM25 added at a lower weight.
  */
+import { createHash } from 'node:crypto';
 import type { ChunkRow, ChunkStore } from '../storage/chunks.js';
 import { analyze, type Stemmer } from './tokens.js';
 import type { QueryTerm } from './question.js';
 import type { CorpusStats, CurrentDocument } from './stats.js';
-
-export interface RetrievalTuning {
-  /** Weight of the heading field (document title + section path) against the body in BM25. */
-  headBoost: number;
-  /** Candidates fetched from the full-text index. */
-  candidates: number;
-  /** How much coverage of the question multiplies the BM25 score: score = bm25 * (1 + coverageWeight * coverage). */
-  coverageWeight: number;
-  /** Share of a document's second-best chunk added to its score. */
-  secondChunkWeight: number;
-  /**
-   * How much naming a document's title (its folder or file name: usually the package or topic) in the
-   * question multiplies that document's score: score · (1 + titleWeight · r), r = IDF of the rarest title word
-   * found in the question relative to the question's rarest word.
-   */
-  titleWeight: number;
-}
-
-/** Chosen by measurement on the evaluation set (see the README's retrieval notes). */
-export const DEFAULT_TUNING: RetrievalTuning = { headBoost: 2, candidates: 40, coverageWeight: 2, secondChunkWeight: 0.15, titleWeight: 2 };
+import type { Tuning } from './tuning.js';
 
 export interface Candidate {
   chunk: ChunkRow;
@@ -36,12 +21,12 @@ export interface Candidate {
   bm25: number;
   /** Fused rank score when vectors take part. */
   fused?: number;
-  /** IDF-weighted share of the question's terms found in this chunk (body or headings). */
+  /** IDF-weighted share of the question's terms found in this passage (body or headings). */
   coverage: number;
-  /** Terms of the question found in this chunk. */
+  /** Terms of the question found in this passage. */
   matched: Set<string>;
-  /** Terms of the question not found in this chunk but matched by a related word (src/docs/vocabulary.ts). */
-  related: Set<string>;
+  /** Other documents that carry the very same passage. */
+  copies: string[];
   score: number;
 }
 
@@ -50,9 +35,9 @@ export interface RankedDocument {
   score: number;
   /** Its candidates, best first. */
   chunks: Candidate[];
-  /** IDF-weighted share of the question covered by its top chunks together. */
+  /** IDF-weighted share of the question covered by its top passages together. */
   coverage: number;
-  /** IDF of the rarest title word the question names, relative to the question's rarest word (0: none). */
+  /** Its title-field score relative to the best document's (0: the question names nothing of its title). */
   titleMatch: number;
 }
 
@@ -66,48 +51,17 @@ function termSet(chunk: ChunkRow): Set<string> {
   return new Set(`${chunk.body_terms} ${chunk.head_terms}`.split(' '));
 }
 
-/**
- * A question term matched only through a related word (src/docs/vocabulary.ts) counts this share of its
- * weight in coverage and in choosing what to quote. Measured (`npm run eval -- --holdout`, answer match eval /
- * holdout): 0.3 → 0.80 / 0.80, 0.5 → 0.82 / 0.82, 0.7 → 0.80 / 0.82.
- */
-export const RELATED_WEIGHT = 0.5;
-/**
- * The same in the full-text search (BM25 of related words scaled by this): a related word must not outweigh
- * the question's own words when ranking. Measured (hit@1 eval, answer match eval / holdout): 0 → 0.95, 0.82 /
- * 0.79; 0.15 → 0.95, 0.82 / 0.82; 0.3 → 0.93, 0.80 / 0.82; 0.5 → 0.93, 0.83 / 0.82.
- */
-const RELATED_SEARCH_WEIGHT = 0.15;
-
-/**
- * Weighted share of the question found (`present`), or found through a related word (`related`, at
- * RELATED_WEIGHT); each term weighs its IDF unless `weight` says otherwise.
- */
-export function coverageOf(
-  terms: QueryTerm[],
-  present: (term: string) => boolean,
-  related?: (term: string) => boolean,
-  weight: (t: QueryTerm) => number = (t) => t.idf,
-): number {
+/** Weighted share of the question found (`present`); each term weighs its IDF unless `weight` says otherwise. */
+export function coverageOf(terms: QueryTerm[], present: (term: string) => boolean, weight: (t: QueryTerm) => number = (t) => t.idf): number {
   let total = 0;
   let covered = 0;
   for (const t of terms) {
     const w = weight(t);
     total += w;
     if (present(t.term)) covered += w;
-    else if (related?.(t.term)) covered += RELATED_WEIGHT * w;
   }
   return total ? covered / total : 0;
 }
-
-/**
- * A question naming what the whole documentation set is about (CorpusStats.corpusNames: `pino` across the
- * pino docs alone) names every document's subject, as a package title does in a set of several packages;
- * it counts as a title match of this share. Measured on the pino docs alone (false refusal / answer match):
- * off → 0.192 / 0.731; 0.2 → 0.115 / 0.808; 0.4 → 0.000 / 0.923 (0.6 and 1 the same, ECE 0.034 at 0.4,
- * 0.050 at 0.6). The shared and blind sets do not change.
- */
-const CORPUS_NAME_SHARE = 0.4;
 
 export interface VectorHit {
   chunk_id: string;
@@ -116,24 +70,37 @@ export interface VectorHit {
   distance: number;
 }
 
-export async function retrieve(
-  store: ChunkStore,
-  stats: CorpusStats,
-  terms: QueryTerm[],
-  tuning: RetrievalTuning,
-  vectorHits?: VectorHit[],
-): Promise<Retrieval> {
-  const known = terms.filter((t) => t.known);
-  const query = known.map((t) => t.term).join(' ');
-  const relatedQuery = [...new Set(terms.flatMap((t) => t.related))].join(' ');
-  const hits =
-    query || relatedQuery
-      ? await store.search(query, ['body_terms', 'head_terms'], [1, tuning.headBoost], tuning.candidates, { query: relatedQuery, weight: RELATED_SEARCH_WEIGHT })
-      : [];
-  const byId = new Map<string, { chunk: ChunkRow; bm25: number; ftsRank?: number; vecRank?: number }>();
-  hits.forEach((h, i) => {
-    if (stats.isCurrent(h.doc_id, h.version)) byId.set(h.chunk_id, { chunk: h, bm25: h.score, ftsRank: i });
-  });
+export interface RetrieveInput {
+  terms: QueryTerm[];
+  /** The question's words as the title field holds them (src/docs/prepare.ts titleTerms). */
+  titleTerms: string[];
+  /** Further wording searched beside the question (a model's rewrite, the caller's keywords), analysed. */
+  extra?: { query: string; weight: number };
+  vectorHits?: VectorHit[];
+}
+
+export async function retrieve(store: ChunkStore, stats: CorpusStats, input: RetrieveInput, tuning: Tuning): Promise<Retrieval> {
+  const { terms, vectorHits } = input;
+  const query = terms.filter((t) => t.known).map((t) => t.term).join(' ');
+  const boosts = [1, tuning.headingBoost];
+  const hits = query || input.extra?.query ? await store.search(query, ['body_terms', 'head_terms'], boosts, tuning.pool, input.extra) : [];
+  const byId = new Map<string, { chunk: ChunkRow; bm25: number; ftsRank?: number; vecRank?: number; copies: string[] }>();
+  const seenText = new Map<string, { copies: string[] }>();
+  let rank = 0;
+  for (const h of hits) {
+    if (!stats.isCurrent(h.doc_id, h.version)) continue;
+    if (tuning.dedupe) {
+      const key = createHash('sha1').update(h.text).digest('base64');
+      const first = seenText.get(key);
+      if (first) {
+        if (!first.copies.includes(h.doc_id)) first.copies.push(h.doc_id);
+        continue;
+      }
+      const entry = { chunk: h as ChunkRow, bm25: h.score, ftsRank: rank++, copies: [] as string[] };
+      seenText.set(key, entry);
+      byId.set(h.chunk_id, entry);
+    } else byId.set(h.chunk_id, { chunk: h, bm25: h.score, ftsRank: rank++, copies: [] });
+  }
   if (vectorHits?.length) {
     const current = vectorHits.filter((v) => stats.isCurrent(v.doc_id, v.version));
     const missing = current.filter((v) => !byId.has(v.chunk_id)).map((v) => v.chunk_id);
@@ -143,7 +110,7 @@ export async function retrieve(
       if (entry) entry.vecRank = i;
       else {
         const chunk = fetched.get(v.chunk_id);
-        if (chunk) byId.set(v.chunk_id, { chunk, bm25: 0, vecRank: i });
+        if (chunk) byId.set(v.chunk_id, { chunk, bm25: 0, vecRank: i, copies: [] });
       }
     });
   }
@@ -154,8 +121,7 @@ export async function retrieve(
     const doc = stats.docs.get(entry.chunk.doc_id)!;
     const present = termSet(entry.chunk);
     const matched = new Set(terms.filter((t) => present.has(t.term)).map((t) => t.term));
-    const related = new Set(terms.filter((t) => !matched.has(t.term) && t.related.some((r) => present.has(r))).map((t) => t.term));
-    const coverage = coverageOf(terms, (t) => matched.has(t), (t) => related.has(t));
+    const coverage = coverageOf(terms, (t) => matched.has(t));
     let base = entry.bm25;
     let fused: number | undefined;
     if (fusing) {
@@ -163,33 +129,32 @@ export async function retrieve(
       fused = (entry.ftsRank === undefined ? 0 : 1 / (60 + entry.ftsRank)) + (entry.vecRank === undefined ? 0 : 1 / (60 + entry.vecRank));
       base = fused * 60 * topBm25 * 0.5;
     }
-    candidates.push({ chunk: entry.chunk, doc, bm25: entry.bm25, fused, coverage, matched, related, score: base * (1 + tuning.coverageWeight * coverage) });
+    candidates.push({ chunk: entry.chunk, doc, bm25: entry.bm25, fused, coverage, matched, copies: entry.copies, score: base * (1 + tuning.coverageWeight * coverage) });
   }
   // Ties (a section cut into equal chunks) in document order, so that answers do not depend on index order.
   candidates.sort((a, b) => b.score - a.score || (a.chunk.doc_id < b.chunk.doc_id ? -1 : a.chunk.doc_id > b.chunk.doc_id ? 1 : a.chunk.ord - b.chunk.ord));
-  const maxIdf = Math.max(1e-9, ...terms.map((t) => t.idf));
-  const namesCorpus = terms.some((t) => stats.corpusNames.has(t.term)) ? CORPUS_NAME_SHARE : 0;
   const groups = new Map<string, Candidate[]>();
   for (const c of candidates) {
     const list = groups.get(c.doc.id) ?? [];
     list.push(c);
     groups.set(c.doc.id, list);
   }
+  const titles = tuning.titleWeight > 0 ? stats.titleScores(input.titleTerms, tuning.titleK1, tuning.titleB) : new Map<string, number>();
+  const bestTitle = Math.max(1e-9, ...[...groups.keys()].map((id) => titles.get(id) ?? 0));
+  const bestPassage = candidates[0]?.score ?? 0;
   const documents: RankedDocument[] = [...groups.values()].map((chunks) => {
-    const top = chunks.slice(0, 3);
-    const union = new Set(top.flatMap((c) => [...c.matched]));
-    const unionRelated = new Set(top.flatMap((c) => [...c.related]));
     const doc = chunks[0]!.doc;
-    const titleShare = Math.max(namesCorpus, ...terms.filter((t) => doc.titleTerms.has(t.term)).map((t) => t.idf / maxIdf));
+    const union = new Set(chunks.slice(0, 3).flatMap((c) => [...c.matched]));
+    const titleMatch = (titles.get(doc.id) ?? 0) / bestTitle;
     return {
       doc,
-      score: (chunks[0]!.score + tuning.secondChunkWeight * (chunks[1]?.score ?? 0)) * (1 + tuning.titleWeight * titleShare),
+      score: chunks[0]!.score + tuning.secondPassageShare * (chunks[1]?.score ?? 0) + tuning.titleWeight * titleMatch * bestPassage,
       chunks,
-      coverage: coverageOf(terms, (t) => union.has(t), (t) => unionRelated.has(t)),
-      titleMatch: titleShare,
+      coverage: coverageOf(terms, (t) => union.has(t)),
+      titleMatch,
     };
   });
-  documents.sort((a, b) => b.score - a.score);
+  documents.sort((a, b) => b.score - a.score || (a.doc.title < b.doc.title ? -1 : 1));
   return { terms, candidates, documents };
 }
 
@@ -224,7 +189,7 @@ export async function relatedDocuments(
     if (!stats.isCurrent(h.doc_id, h.version) || listed.has(h.doc_id)) continue;
     listed.add(h.doc_id);
     const doc = stats.docs.get(h.doc_id)!;
-    const candidate: Candidate = { chunk: h, doc, bm25: h.score, coverage: 0, matched: new Set(), related: new Set(), score: 0 };
+    const candidate: Candidate = { chunk: h, doc, bm25: h.score, coverage: 0, matched: new Set(), copies: [], score: 0 };
     out.push({ doc, score: 0, chunks: [candidate], coverage: 0, titleMatch: 0 });
     if (out.length >= options.documents) break;
   }

@@ -5,7 +5,6 @@
  */
 import type { DocumentRow } from '../storage/chunks.js';
 import { titleWords } from './prepare.js';
-import { absenceWeight } from './everyday.js';
 import { analyze, type Stemmer } from './tokens.js';
 
 export interface CurrentDocument {
@@ -41,6 +40,10 @@ export class CorpusStats {
   readonly docFreq = new Map<string, number>();
   /** Number of chunks. */
   chunks = 0;
+  /** The title field: per document its terms' frequencies and length; per term the documents it titles. */
+  private readonly titles = new Map<string, { tf: Map<string, number>; length: number }>();
+  private readonly titleDf = new Map<string, number>();
+  private titleLength = 0;
 
   constructor(rows: DocumentRow[], private readonly stemmer: Stemmer) {
     for (const row of rows) {
@@ -60,26 +63,37 @@ export class CorpusStats {
       }
       for (const id of idents) this.idents.add(id);
       if (row.names) for (const n of row.names.split(' ')) this.names.add(n);
+      const words = (row.title_terms ?? '').split(' ').filter(Boolean);
+      const tf = new Map<string, number>();
+      for (const w of words) tf.set(w, (tf.get(w) ?? 0) + 1);
+      for (const w of tf.keys()) this.titleDf.set(w, (this.titleDf.get(w) ?? 0) + 1);
+      this.titles.set(row.doc_id, { tf, length: words.length });
+      this.titleLength += words.length;
     }
   }
 
-  private corpusNameSet?: Set<string>;
   /**
-   * The names of what the whole documentation set is about: terms found in at least 80% of a set of three
-   * or more documents that are not everyday English (`pino` across the pino docs, not `log`). A question
-   * naming one names every document's subject, as naming a title does.
+   * BM25 of the title field for each document the query's title terms (src/docs/prepare.ts titleTerms) hit:
+   * IDF over documents, term frequency saturated by k1, normalised by the title's length against the mean.
    */
-  get corpusNames(): Set<string> {
-    if (!this.corpusNameSet) {
-      this.corpusNameSet = new Set();
-      const n = this.docs.size;
-      if (n >= 3) {
-        for (const [term, docs] of this.docFreq) {
-          if (docs >= Math.max(3, 0.8 * n) && term.length >= 3 && !/^\d/.test(term) && absenceWeight(term, this.stemmer) === 1) this.corpusNameSet.add(term);
-        }
+  titleScores(terms: string[], k1: number, b: number): Map<string, number> {
+    const out = new Map<string, number>();
+    const n = this.titles.size;
+    if (!n) return out;
+    const mean = this.titleLength / n || 1;
+    const unique = [...new Set(terms)];
+    for (const [doc, title] of this.titles) {
+      let score = 0;
+      for (const t of unique) {
+        const tf = title.tf.get(t);
+        if (!tf) continue;
+        const df = this.titleDf.get(t) ?? 0;
+        const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+        score += (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * title.length) / mean));
       }
+      if (score > 0) out.set(doc, score);
     }
-    return this.corpusNameSet;
+    return out;
   }
 
   get empty(): boolean {

@@ -166,3 +166,32 @@ export function termString(text: string, options?: AnalyzeOptions): string {
     .map((t) => t.term)
     .join(' ');
 }
+
+/**
+ * The other spellings of an English word across British and American usage, by the regular
+ * correspondences (-ise/-ize, -yse/-yze, -our/-or, -tre/-ter, -ence/-ense, doubled l before -ed/-ing/-er,
+ * -ogue/-og), both ways. Only a variant the documentation itself uses is ever searched (src/docs/question.ts),
+ * so a variant that is not a word does no harm.
+ */
+export function spellingVariants(word: string): string[] {
+  const out = new Set<string>();
+  const swap = (from: RegExp, to: string) => {
+    if (from.test(word)) out.add(word.replace(from, to));
+  };
+  swap(/is(e|ed|es|ing|ation|ations|er|ers)$/, 'iz$1');
+  swap(/iz(e|ed|es|ing|ation|ations|er|ers)$/, 'is$1');
+  swap(/ys(e|ed|es|ing|er|ers)$/, 'yz$1');
+  swap(/yz(e|ed|es|ing|er|ers)$/, 'ys$1');
+  swap(/our(s|ed|ing|able|ite|ites)?$/, 'or$1');
+  swap(/([^o])or(s|ed|ing|able|ite|ites)?$/, '$1our$2');
+  swap(/tre(s)?$/, 'ter$1');
+  swap(/ter(s)?$/, 'tre$1');
+  swap(/ence(s)?$/, 'ense$1');
+  swap(/ense(s)?$/, 'ence$1');
+  swap(/([aeiou])ll(ed|ing|er|ers)$/, '$1l$2');
+  swap(/([aeiou])l(ed|ing|er|ers)$/, '$1ll$2');
+  swap(/ogue(s)?$/, 'og$1');
+  swap(/og(s)?$/, 'ogue$1');
+  out.delete(word);
+  return [...out];
+}

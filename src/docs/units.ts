@@ -2,6 +2,8 @@
  * Quotable units of a passage: sentences, list items, table rows and code blocks, and the parts of a long
  * code listing (a field with the comment before it), which are quoted as one fenced excerpt.
  */
+import { HEADING_LINE } from './chunk.js';
+
 export interface Unit {
   kind: 'sentence' | 'item' | 'row' | 'code';
   /** What the unit says: for an excerpt of a code block, its own lines only. */
@@ -12,6 +14,8 @@ export interface Unit {
   block: number;
   /** For a part of a long code block: the block, and which of its lines (inclusive) the part is. */
   excerpt?: CodeExcerpt;
+  /** The heading path of the section it stands in, when the passage holds several (its heading line's path). */
+  section?: string;
 }
 
 export interface CodeExcerpt {
@@ -70,9 +74,10 @@ export function unitsOf(text: string, longCode: number): Unit[] {
   let i = 0;
   let para: string[] = [];
   let block = -1;
+  let section: string | undefined;
   const push = (kind: Unit['kind'], t: string) => {
     const trimmed = t.trim();
-    if (trimmed) units.push({ kind, text: trimmed, index: units.length, block });
+    if (trimmed) units.push({ kind, text: trimmed, index: units.length, block, ...(section ? { section } : {}) });
   };
   const flushPara = () => {
     if (!para.length) return;
@@ -119,9 +124,16 @@ export function unitsOf(text: string, longCode: number): Unit[] {
       else {
         const close = fenced.length > 1 && fenced.at(-1)!.trim() === marker ? fenced.at(-1)! : marker;
         for (const part of codeParts(body)) {
-          units.push({ kind: 'code', text: body.slice(part.from, part.to + 1).join('\n'), index: units.length, block, excerpt: { open: fenced[0]!, close, lines: body, ...part } });
+          units.push({ kind: 'code', text: body.slice(part.from, part.to + 1).join('\n'), index: units.length, block, excerpt: { open: fenced[0]!, close, lines: body, ...part }, ...(section ? { section } : {}) });
         }
       }
+      continue;
+    }
+    const heading = HEADING_LINE.exec(line);
+    if (heading && !para.length) {
+      // A further section of a packed passage starts: its units are quoted under its own heading path.
+      section = heading[1]!.trim();
+      i++;
       continue;
     }
     if (!line.trim()) flushPara();

@@ -36,9 +36,11 @@ export interface DocumentRow {
   idents: string;
   /** Distinct terms the document writes as names (link texts, capitalised mid-sentence), space-separated. */
   names: string;
+  /** The title field: path words, title, top heading and description, analysed (src/docs/prepare.ts titleTerms). */
+  title_terms: string;
 }
 
-export type DocumentSummary = Omit<DocumentRow, 'vocab' | 'idents' | 'names'>;
+export type DocumentSummary = Omit<DocumentRow, 'vocab' | 'idents' | 'names' | 'title_terms'>;
 
 export interface ChunkRow {
   chunk_id: string;
@@ -84,6 +86,7 @@ const DOC_SCHEMA = new Schema([
   new Field('vocab', new Utf8(), false),
   new Field('idents', new Utf8(), false),
   new Field('names', new Utf8(), false),
+  new Field('title_terms', new Utf8(), true),
 ]);
 
 const CHUNK_SCHEMA = new Schema([
@@ -154,6 +157,12 @@ export class ChunkStore {
       store.openTable(`${prefix}_chunks`, CHUNK_SCHEMA),
       store.openTable(`${prefix}_meta`, META_SCHEMA),
     ]);
+    // Tables written before the title field existed gain it empty; the analyzer version re-ingests their documents.
+    if (!(await docs.schema()).fields.some((f) => f.name === 'title_terms')) {
+      await store.mutex.run(`migrate:${prefix}`, async () => {
+        if (!(await docs.schema()).fields.some((f) => f.name === 'title_terms')) await docs.addColumns([{ name: 'title_terms', valueSql: "CAST('' AS STRING)" }]);
+      });
+    }
     return new ChunkStore(store, tenant, prefix, docs, chunks, meta, options.ftsColumns ?? ['body_terms', 'head_terms']);
   }
 
@@ -176,7 +185,7 @@ export class ChunkStore {
 
   async summaries(): Promise<DocumentSummary[]> {
     const rows = await this.docs.query().select(SUMMARY_COLUMNS).toArray();
-    return rows.map((r) => plainDoc({ ...r, vocab: '', idents: '', names: '' })).map(({ vocab: _v, idents: _i, names: _n, ...rest }) => rest);
+    return rows.map((r) => plainDoc({ ...r, vocab: '', idents: '', names: '' })).map(({ vocab: _v, idents: _i, names: _n, title_terms: _t, ...rest }) => rest);
   }
 
   async documentCount(): Promise<number> {
@@ -385,6 +394,7 @@ function plainDoc(r: Record<string, unknown>): DocumentRow {
     vocab: String(r.vocab ?? ''),
     idents: String(r.idents ?? ''),
     names: String(r.names ?? ''),
+    title_terms: String(r.title_terms ?? ''),
   };
 }
 

@@ -49,7 +49,7 @@ describe('structure-aware chunking', () => {
 
   it('understands setext headings, and drops link targets, images and HTML tags from the text', () => {
     const chunks = chunkMarkdown('Setup\n=====\n\nSee [the guide](https://x.test/g) ![badge](https://x.test/b.svg) <a id="x"></a>now.\n');
-    expect(chunks).toEqual([{ section: 'Setup', text: 'See the guide  now.' }]);
+    expect(chunks).toEqual([{ section: 'Setup', text: 'See the guide  now.', headings: [['Setup']] }]);
   });
 
   it('turns HTML into headings, paragraphs and fenced code, without head, style or nav', async () => {
@@ -67,5 +67,21 @@ describe('structure-aware chunking', () => {
     const chunks = chunkMarkdown(parsed.body);
     expect(chunks.map((c) => c.section)).toEqual(['Log rotation', `Log rotation${SECTION_SEPARATOR}Configuring logrotate`]);
     expect(chunks[1]!.text).toContain('```\n/var/log/app.log {\n  daily');
+  });
+
+  it('keeps HTML written as inline code (`<th>`) while dropping real tags', () => {
+    const [chunk] = chunkMarkdown('# Tables\n\nUse `<th>` for header cells, not <b>bold</b> `<td>`.\n');
+    expect(chunk!.text).toBe('Use `<th>` for header cells, not bold `<td>`.');
+  });
+
+  it('packs adjacent small sections under one parent into one passage, each further one under its heading line', () => {
+    const body = '# Tool\n\n## install\n\nRun the installer.\n\n## stop\n\nPress q to stop.\n\n## token\n\nSet TOKEN.\n';
+    const packed = chunkMarkdown(body, { maxChars: 1200, pack: true });
+    expect(packed).toEqual([
+      { section: 'Tool › install', text: 'Run the installer.\n\n## Tool › stop\n\nPress q to stop.\n\n## Tool › token\n\nSet TOKEN.', headings: [['Tool', 'install'], ['Tool', 'stop'], ['Tool', 'token']] },
+    ]);
+    expect(chunkMarkdown(body, { maxChars: 1200, pack: false }).map((c) => c.section)).toEqual(['Tool › install', 'Tool › stop', 'Tool › token']);
+    // Not past the size: a passage that would grow over maxChars starts a new one.
+    expect(chunkMarkdown(body, { maxChars: 40, pack: true }).length).toBeGreaterThan(1);
   });
 });

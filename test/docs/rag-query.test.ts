@@ -57,6 +57,8 @@ describe('rag_query over MCP', () => {
     ['What does the redactPaths option replace values with?', 'api.md', '[hidden]'],
     ['How do I make lumen reopen its file after logrotate moves it?', 'guides/rotation.rst', 'SIGHUP'],
     ['Which Node.js versions does lumen 3 support?', 'guides/upgrade.html', '18, 20 and 22'],
+    // British spelling against American documentation.
+    ['How do I initialise lumen?', 'api.md', 'initialize logging'],
   ])('finds %s in %s', async (question, title, quote) => {
     const { result } = await ask(question);
     expect(result.grounded).toBe(true);

@@ -1,27 +1,62 @@
 import { describe, expect, it } from 'vitest';
 import { CorpusStats } from '../../src/docs/stats.js';
+import { titleTerms } from '../../src/docs/prepare.js';
+import { spellingVariants } from '../../src/docs/tokens.js';
+import { queryTerms } from '../../src/docs/question.js';
 import type { DocumentRow } from '../../src/storage/chunks.js';
 
-function row(title: string, vocab: Record<string, number>): DocumentRow {
+function row(title: string, vocab: Record<string, number>, title_terms = titleTerms(title)): DocumentRow {
   return {
     doc_id: title, title, url: null, origin: 'test', content_type: 'markdown', hash: title, version: 'v1',
     chunks: Math.max(1, ...Object.values(vocab)), chars: 100, updated_at: '2026-11-21T00:00:00Z',
-    vocab: JSON.stringify(vocab), idents: '', names: '',
-  } as DocumentRow;
+    vocab: JSON.stringify(vocab), idents: '', names: '', title_terms,
+  };
 }
 
-describe('corpus names', () => {
-  it('are the uncommon words of nearly every document: what a single-product set is about', () => {
-    const docs = ['api.md', 'transports.md', 'browser.md', 'help.md', 'redaction.md'].map((t, i) =>
-      row(t, { lumen: 3, log: 2, level: 1, ...(i < 2 ? { stream: 1 } : {}), ...(i === 0 ? { child: 1 } : {}) }),
-    );
-    // "log" and "level" are everyday English; "stream" is in two of five documents only.
-    expect([...new CorpusStats(docs, 'porter').corpusNames]).toEqual(['lumen']);
+describe('the title field', () => {
+  const stats = new CorpusStats(
+    [
+      row('commands/install.md', { install: 3 }, titleTerms('commands install Installing packages')),
+      row('commands/generate.md', { generat: 2 }, titleTerms('commands generate Generate a project')),
+      row('guides/general-settings.md', { general: 2 }, titleTerms('guides general-settings General settings of the tool, explained at length for every reader')),
+    ],
+    'porter',
+  );
+
+  it('scores the documents whose title holds a question word, rarer words more', () => {
+    const scores = stats.titleScores(titleTerms('How do I install packages?').split(' '), 1.2, 0.75);
+    expect([...scores.keys()]).toEqual(['commands/install.md']);
+    expect(stats.titleScores(titleTerms('commands').split(' '), 1.2, 0.75).size).toBe(2);
   });
 
-  it('need several documents, and a word in most of them', () => {
-    expect([...new CorpusStats([row('a.md', { lumen: 1 }), row('b.md', { lumen: 1 })], 'porter').corpusNames]).toEqual([]);
-    const five = ['a', 'b', 'c', 'd', 'e'].map((t, i) => row(`${t}.md`, i < 3 ? { lumen: 1, x: 1 } : { x: 1 }));
-    expect(new CorpusStats(five, 'porter').corpusNames.has('lumen')).toBe(false);
+  it('does not fold unrelated words onto a title as Porter stemming would (general / generate)', () => {
+    const scores = stats.titleScores(titleTerms('Which general settings are there?').split(' '), 1.2, 0.75);
+    expect([...scores.keys()]).toEqual(['guides/general-settings.md']);
+  });
+
+  it('normalises by title length: the same word weighs more in a short title', () => {
+    const s = new CorpusStats([row('a.md', {}, 'token'), row('b.md', {}, 'token of the very long title with many words'), row('c.md', {}, 'other')], 'porter');
+    const scores = s.titleScores(['token'], 1.2, 0.75);
+    expect(scores.get('a.md')!).toBeGreaterThan(scores.get('b.md')!);
+  });
+});
+
+describe('spelling', () => {
+  it('gives the other spellings by the regular British/American correspondences', () => {
+    expect(spellingVariants('initialise')).toContain('initialize');
+    expect(spellingVariants('initialization')).toContain('initialisation');
+    expect(spellingVariants('colour')).toContain('color');
+    expect(spellingVariants('behavior')).toContain('behaviour');
+    expect(spellingVariants('licence')).toContain('license');
+    expect(spellingVariants('cancelled')).toContain('canceled');
+    expect(spellingVariants('centre')).toContain('center');
+    expect(spellingVariants('analyse')).toContain('analyze');
+  });
+
+  it('searches a question word as the documentation spells it, and only then', () => {
+    const stats = new CorpusStats([row('a.md', { initi: 2, color: 1 }), row('b.md', { other: 1 })], 'porter');
+    const terms = queryTerms('How do I initialise the colour?', stats, 'porter');
+    expect(terms.map((t) => [t.term, t.surface, t.known])).toEqual([['initi', 'initialise', true], ['color', 'colour', true]]);
+    expect(queryTerms('How do I initialise the colour?', stats, 'porter', { spelling: false }).every((t) => !t.known)).toBe(true);
   });
 });

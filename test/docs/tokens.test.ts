@@ -63,9 +63,8 @@ describe('identifiers a question asks about', () => {
     expect(ids('Does it run on Node.js, e.g. in AsyncLocalStorage, with package.json?')).toEqual([['AsyncLocalStorage', false]]);
   });
 
-  it('marks an element named in prose ("the timeout option")', () => {
-    expect(questionIdentifiers("How do I set minimatch's timeout option?")).toEqual([
-      { surface: 'timeout', key: 'timeout', strong: false, element: true, kind: 'option' },
-    ]);
+  it('recognises names by their shape only: a plain word before "option" names nothing', () => {
+    expect(questionIdentifiers("How do I set minimatch's timeout option?")).toEqual([]);
+    expect(questionIdentifiers('How do I set the `timeout` option?')).toEqual([{ surface: 'timeout', key: 'timeout', member: undefined, strong: true }]);
   });
 });
