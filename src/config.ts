@@ -53,7 +53,7 @@ export const ConfigSchema = z.object({
   }),
   embeddings: z.object({ baseUrl: optionalUrl, model: optionalString, apiKey: optionalString }),
   llm: z.object({ baseUrl: optionalUrl, model: optionalString, apiKey: optionalString, toolCalling: z.enum(['auto', 'native', 'json']) }),
-  docs: z.object({ answers: z.enum(['auto', 'extractive']) }),
+  docs: z.object({ answers: z.enum(['auto', 'extractive']), rewrite: z.enum(['auto', 'off']), rewriteTimeoutMs: z.coerce.number().int().min(100).max(60000) }),
   uploads: z.object({ maxFileBytes: positiveInt, maxRequestBytes: positiveInt }),
   services: z.object({
     githubApiUrl: z.url(),
@@ -127,6 +127,8 @@ export const SETTINGS: readonly Setting[] = [
   { path: 'llm.apiKey', env: ['DOCENT_LLM_API_KEY', 'OPENAI_API_KEY'], secret: true, doc: 'API key of the chat endpoint.' },
   { path: 'llm.toolCalling', env: ['DOCENT_LLM_TOOL_CALLING'], default: 'auto', doc: 'How the chat endpoint calls tools: `native` (API tool calls), `json` (a JSON text protocol, for models without tool support) or `auto` (native, falling back to json when the endpoint refuses tools).' },
   { path: 'docs.answers', env: ['DOCENT_ANSWERS'], default: 'auto', doc: 'Documentation answers: `auto` lets a model (the chat endpoint, else MCP sampling) write them from the retrieved passages, checked against them, falling back to quotes; `extractive` always quotes the passages (no model).' },
+  { path: 'docs.rewrite', env: ['DOCENT_QUERY_REWRITE'], default: 'auto', doc: 'Query rewrite: `auto` asks the calling agent\'s model (MCP sampling, when the client offers it) for the documentation\'s likely wording of a question, searched beside the question; `off` never does. Without sampling nothing is asked.' },
+  { path: 'docs.rewriteTimeoutMs', env: ['DOCENT_QUERY_REWRITE_TIMEOUT_MS'], default: 4000, doc: 'Longest wait for a query rewrite, in milliseconds; past it the question is searched as asked.' },
   { path: 'uploads.maxFileBytes', env: ['DOCENT_UPLOAD_MAX_FILE_BYTES'], default: 5242880, doc: 'Largest document accepted by POST /v1/documents, in bytes (5 MiB); larger ones are refused with 413.' },
   { path: 'uploads.maxRequestBytes', env: ['DOCENT_UPLOAD_MAX_REQUEST_BYTES'], default: 20971520, doc: 'Largest POST /v1/documents request (all files of a multipart upload, or the JSON body), in bytes (20 MiB); larger ones are refused with 413.' },
   { path: 'services.githubApiUrl', env: ['DOCENT_GITHUB_API_URL'], default: 'https://api.github.com', doc: 'GitHub REST API base (analytics_fetcher).' },

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineTool } from '../src/catalog/definition.js';
 import type { ToolContext } from '../src/catalog/context.js';
 import type { Complete } from '../src/docs/generate.js';
+import { rewriteQuestion } from '../src/docs/rewrite.js';
 import { QueryResultSchema, type QueryResult } from '../src/docs/types.js';
 
 /** The text shown next to the structured result: the answer with numbered sources, or the no-match message. */
@@ -16,14 +17,14 @@ export function renderQueryResult(result: QueryResult): string {
   return `${result.answer ?? ''}\n\nSources:\n${sources.join('\n')}\nConfidence: ${percent}`;
 }
 
-/** A model for generative answers, when one is configured or the client offers sampling; else none. */
-async function modelFor(ctx: ToolContext): Promise<Complete | undefined> {
+/** The model of this call (the configured chat endpoint, else the client's through sampling), or none. */
+async function modelFor(ctx: ToolContext, maxTokens: number): Promise<Complete | undefined> {
   if (ctx.config.docs.answers === 'extractive') return undefined;
   const access = await ctx.services.model();
   if (!access.endpointConfigured && !ctx.client.sample) return undefined;
   const model = access.resolve(ctx.client);
   return async ({ system, user, signal }) =>
-    (await model.complete({ system, messages: [{ role: 'user', content: user }], signal, maxTokens: 700 })).text;
+    (await model.complete({ system, messages: [{ role: 'user', content: user }], signal, maxTokens })).text;
 }
 
 export const rag_query = defineTool({
@@ -41,6 +42,15 @@ export const rag_query = defineTool({
   input: z.object({
     question: z.string().trim().min(1).max(2000).describe('The question, in natural language (identifiers in `backticks` are checked exactly)'),
     top_k: z.number().int().min(1).max(20).default(5).describe('How many sources to return (1-20)'),
+    keywords: z
+      .array(z.string().trim().min(1).max(80))
+      .max(12)
+      .optional()
+      .describe(
+        'Optional: up to 12 terms the documentation itself would likely use for what is asked (feature, option, ' +
+          'setting, command or API names), from your own knowledge of the product, when the question is in the ' +
+          'user\'s words. They widen the search; the answer still comes only from the documentation.',
+      ),
   }),
   output: QueryResultSchema,
   side_effects: 'none',
@@ -50,10 +60,19 @@ export const rag_query = defineTool({
     'grounded: false means no match: say the documentation does not cover it.',
     'confidence is a probability; show it as a percentage.',
   ],
-  async handler({ question, top_k }, ctx) {
+  async handler({ question, top_k, keywords }, ctx) {
     const index = await (await ctx.services.docs()).forTenant(ctx.tenant);
-    const complete = await modelFor(ctx);
-    const result = await index.query(question, { topK: top_k, complete, signal: ctx.signal });
+    const complete = await modelFor(ctx, 700);
+    const alternatives = [...(keywords ?? [])];
+    // The calling agent's own model, when its client offers sampling (not inside a sub-agent, whose model
+    // already wrote the question for the documentation).
+    if (ctx.config.docs.rewrite === 'auto' && ctx.client.sample && ctx.lineage.depth === 0) {
+      const sample = ctx.client.sample.bind(ctx.client);
+      const rewriter: Complete = ({ system, user, signal }) => sample({ system, messages: [{ role: 'user', text: user }], maxTokens: 80, temperature: 0 }, signal);
+      const rewritten = await rewriteQuestion(rewriter, question, ctx.config.docs.rewriteTimeoutMs, ctx.signal);
+      if (rewritten) alternatives.push(rewritten);
+    }
+    const result = await index.query(question, { topK: top_k, complete, alternatives, signal: ctx.signal });
     return { value: result, text: renderQueryResult(result) };
   },
 });

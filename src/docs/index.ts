@@ -13,7 +13,7 @@ import { generateAnswer, type Complete, type Passage } from './generate.js';
 import { findSource, readText, urlFor } from './ingest.js';
 import { documentId, hashOf, prepareDocument, resolveContentType, titleTerms, type AnalysisOptions, type PreparedDocument } from './prepare.js';
 import { questionIdentifiers, queryTerms, type QueryTerm } from './question.js';
-import { relatedDocuments, retrieve, type Candidate, type RankedDocument, type Retrieval } from './search.js';
+import { coverageOf, relatedDocuments, retrieve, type Candidate, type RankedDocument, type Retrieval } from './search.js';
 import { analyze } from './tokens.js';
 import { tuningWithout, type Tuning } from './tuning.js';
 import { CorpusStats } from './stats.js';
@@ -23,6 +23,8 @@ export type { DocumentInfo, DocumentInput, IngestProgress, IngestSummary, QueryR
 
 /** Chunks written per commit during ingest (one LanceDB commit per table per batch). */
 const COMMIT_CHUNKS = 4000;
+/** Chunks embedded per round when backfilling vectors (the embedder batches requests further). */
+const EMBED_BATCH = 256;
 /**
  * Confidence reported when a model found no answer in the passages: an upper bound, not a measurement (no
  * model runs where the calibration is fitted).
@@ -178,7 +180,7 @@ export class DocIndex {
         }
       }
       await writer.flush();
-      await this.finishIngest();
+      await this.finishIngest(options.onProgress);
     });
     summary.seconds = round((performance.now() - started) / 1000, 2);
     return summary;
@@ -232,7 +234,7 @@ export class DocIndex {
       pending = [];
       pendingChunks = 0;
       const writes: DocumentWrite[] = batch.map((p) => ({ doc: p.doc, chunks: p.chunks }));
-      const embedder = await this.embedderChecked();
+      const embedder = await this.embedderChecked('write');
       if (embedder) {
         const texts = batch.flatMap((p) => p.chunks.map((c) => `${p.doc.title}${c.section ? ` › ${c.section}` : ''}\n${c.text}`));
         const vectors = await embedder.embed(texts);
@@ -276,49 +278,68 @@ export class DocIndex {
     return { put, flush };
   }
 
-  private async finishIngest(): Promise<void> {
+  private async finishIngest(onProgress?: (progress: IngestProgress) => void): Promise<void> {
     await this.store.refreshIndexes();
-    const embedder = await this.embedderChecked();
-    if (embedder) await this.backfillVectors(embedder);
+    const embedder = await this.embedderChecked('write');
+    if (embedder) await this.backfillVectors(embedder, onProgress);
     this.invalidate();
   }
 
-  /** Gives vectors to current chunks that have none (embeddings switched on after a lexical ingest). */
-  private async backfillVectors(embedder: Embedder): Promise<void> {
+  /**
+   * Gives vectors to current chunks that have none: after embeddings were switched on over a lexical index,
+   * or after the embedding model changed (every chunk again), in batches, reporting progress.
+   */
+  private async backfillVectors(embedder: Embedder, onProgress?: (progress: IngestProgress) => void): Promise<void> {
     const stats = await this.currentStats();
     const refs = (await this.store.allChunkRefs()).filter((r) => stats.isCurrent(r.doc_id, r.version));
     const missing = await this.store.missingVectors(refs.map((r) => r.chunk_id));
     if (!missing.size) return;
     const ids = [...missing];
-    for (let i = 0; i < ids.length; i += 256) {
-      const chunks = await this.store.chunksById(ids.slice(i, i + 256));
+    this.options.logger?.info({ chunks: ids.length, model: embedder.model }, 'embedding chunks that have no vector');
+    for (let i = 0; i < ids.length; i += EMBED_BATCH) {
+      const chunks = await this.store.chunksById(ids.slice(i, i + EMBED_BATCH));
       const vectors = await embedder.embed(chunks.map((c) => `${stats.docs.get(c.doc_id)?.title ?? ''}${c.section ? ` › ${c.section}` : ''}\n${c.text}`));
       await this.store.addVectors(chunks.map((c, k) => ({ chunk_id: c.chunk_id, doc_id: c.doc_id, version: c.version, vector: vectors[k]! })));
+      onProgress?.({ done: Math.min(ids.length, i + EMBED_BATCH), total: ids.length, title: `(embeddings, ${embedder.model})` });
     }
   }
 
   private embedderPromise?: Promise<Embedder | undefined>;
+  private staleWarned = false;
 
   /**
-   * The embedder when embeddings are configured, after checking that the index was built with the same
-   * model and dimension (a different model is refused, never mixed in).
+   * The embedder when embeddings are configured and the index holds vectors of the same model and dimension.
+   * Vectors of different models are never mixed: when the configured model differs from the one the index
+   * was built with, queries search lexically (with a warning) until the next ingest, which (`write`) drops the
+   * old vectors, records the new model and dimension, and embeds every chunk again.
    */
-  private embedderChecked(): Promise<Embedder | undefined> {
-    if (!this.options.embedder) return Promise.resolve(undefined);
-    this.embedderPromise ??= (async () => {
-      const embedder = await this.options.embedder!();
-      const storedModel = await this.store.getMeta('embedding_model');
-      const storedDim = await this.store.getMeta('embedding_dimension');
-      if (storedModel && storedModel !== embedder.model) {
-        throw new ToolError(
-          `The documentation index of tenant "${this.tenant}" was built with embedding model "${storedModel}" (dimension ${storedDim}), ` +
-            `but DOCENT_EMBEDDINGS_MODEL is "${embedder.model}". Vectors of different models cannot be mixed: set DOCENT_EMBEDDINGS_MODEL back to ` +
-            `"${storedModel}", or unset the embeddings settings to search lexically, or re-ingest into a new data directory.`,
-          'embedding_model_mismatch',
-        );
+  private async embedderChecked(purpose: 'read' | 'write' = 'read'): Promise<Embedder | undefined> {
+    if (!this.options.embedder) return undefined;
+    const storedModel = await this.store.getMeta('embedding_model');
+    if (storedModel && this.embedderPromise === undefined) {
+      const configured = (await this.loadEmbedder()).model;
+      if (storedModel !== configured) {
+        if (purpose === 'read') {
+          if (!this.staleWarned) {
+            this.staleWarned = true;
+            this.options.logger?.warn(
+              { stored: storedModel, configured },
+              `The documentation index of tenant "${this.tenant}" holds vectors of embedding model "${storedModel}", but DOCENT_EMBEDDINGS_MODEL is "${configured}": searching lexically until the next ingest re-embeds it (or set DOCENT_EMBEDDINGS_MODEL back).`,
+            );
+          }
+          return undefined;
+        }
+        const storedDim = Number(await this.store.getMeta('embedding_dimension'));
+        if (storedDim) await this.store.clearVectors(storedDim);
+        await this.store.setMeta('embedding_model', '');
+        await this.store.setMeta('embedding_dimension', '');
       }
+    }
+    this.embedderPromise ??= (async () => {
+      const embedder = await this.loadEmbedder();
+      const storedDim = await this.store.getMeta('embedding_dimension');
       let dimension = storedDim ? Number(storedDim) : undefined;
-      if (!dimension) {
+      if (!dimension || !(await this.store.getMeta('embedding_model'))) {
         const [probe] = await embedder.embed(['dimension probe']);
         dimension = probe!.length;
         await this.store.setMeta('embedding_model', embedder.model);
@@ -345,6 +366,13 @@ export class DocIndex {
     })();
     this.embedderPromise.catch(() => (this.embedderPromise = undefined));
     return this.embedderPromise;
+  }
+
+  private loadedEmbedder?: Promise<Embedder>;
+  private loadEmbedder(): Promise<Embedder> {
+    this.loadedEmbedder ??= this.options.embedder!();
+    this.loadedEmbedder.catch(() => (this.loadedEmbedder = undefined));
+    return this.loadedEmbedder;
   }
 
   // ---------------------------------------------------------------- documents
@@ -422,9 +450,18 @@ export class DocIndex {
     const ranked = retrieval.documents.map((d) => d.doc.title);
 
     // 3. Evidence, and 4. the decision.
-    const evidence = gatherEvidence(question, retrieval, identifiers, stats);
-    const confidence = confidenceOf(evidence.values, this.calibration);
+    let evidence = gatherEvidence(question, retrieval, identifiers, stats);
     const top = retrieval.documents[0];
+    // Alternative wordings (the caller's keywords, a model's rewrite) that found the passages: the evidence
+    // is also read with their words, and the stronger reading decides (never against a missing identifier).
+    if (options.alternatives?.length && !evidence.missingStrong.length) {
+      const altTerms = queryTerms(options.alternatives.join('\n'), stats, stemmer, { spelling: this.tuning.spelling }).filter((t) => t.known);
+      if (altTerms.length) {
+        const alt = gatherEvidence(options.alternatives.join('\n'), readWith(retrieval, altTerms), [], stats);
+        if (answersProbability(alt.values, this.calibration) > answersProbability(evidence.values, this.calibration)) evidence = alt;
+      }
+    }
+    const confidence = confidenceOf(evidence.values, this.calibration);
     if (evidence.missingStrong.length) {
       const names = evidence.missingStrong.join(', ');
       return {
@@ -563,6 +600,19 @@ export class DocIndex {
     });
     return out;
   }
+}
+
+/** The same retrieval read with other terms: which of them each passage matches, and their coverage. */
+function readWith(retrieval: Retrieval, terms: QueryTerm[]): Retrieval {
+  const read = (c: Candidate): Candidate => {
+    const present = new Set(`${c.chunk.body_terms} ${c.chunk.head_terms}`.split(' '));
+    const matched = new Set(terms.filter((t) => present.has(t.term)).map((t) => t.term));
+    return { ...c, matched, coverage: coverageOf(terms, (t) => matched.has(t)) };
+  };
+  const candidates = retrieval.candidates.map(read);
+  const byChunk = new Map(candidates.map((c) => [c.chunk.chunk_id, c]));
+  const documents = retrieval.documents.map((d) => ({ ...d, chunks: d.chunks.map((c) => byChunk.get(c.chunk.chunk_id) ?? read(c)) }));
+  return { terms, candidates, documents };
 }
 
 /** Per-tenant document indexes of one process (one DocIndex per tenant, sharing the Store). */

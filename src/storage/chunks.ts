@@ -339,6 +339,13 @@ export class ChunkStore {
     this.vectorsTable ??= await this.store.openTable(`${this.prefix}_vectors_${dimension}`, vectorSchema(dimension));
   }
 
+  /** Deletes every vector of the given dimension's table (the embedding model changed). */
+  async clearVectors(dimension: number): Promise<void> {
+    const table = await this.store.openTable(`${this.prefix}_vectors_${dimension}`, vectorSchema(dimension));
+    await table.delete('true');
+    if (this.vectorsTable === table) this.vectorsTable = undefined;
+  }
+
   get hasVectors(): boolean {
     return this.vectorsTable !== undefined;
   }

@@ -74,12 +74,23 @@ describe('hybrid search with embeddings', () => {
     expect(calls.at(-1)!.inputs).toEqual(['When will I get my money back?']);
   });
 
-  it('refuses to mix in vectors of a different model, and says how to fix it', async () => {
+  it('never mixes vectors of two models: searches lexically until the next ingest re-embeds every chunk with the new one', async () => {
     const other = await harness('another-model', h.config.dataDir);
     try {
+      calls.length = 0;
       const response = await other.call('rag_query', { question: 'How long does shipping take?' });
-      expect(response.isError).toBe(true);
-      expect(textOf(response)).toContain('built with embedding model "fixture-embed" (dimension 32), but DOCENT_EMBEDDINGS_MODEL is "another-model"');
+      expect(response.isError).toBeFalsy();
+      expect(calls).toEqual([]);
+      const index = await indexFor(other.services, 'shop');
+      const progress: { done: number; total: number; title: string }[] = [];
+      await index.ingestPath([], { onProgress: (p) => progress.push(p) });
+      const reembedded = calls.filter((c) => c.model === 'another-model').flatMap((c) => c.inputs);
+      expect(reembedded).toEqual(expect.arrayContaining([expect.stringContaining('A reimbursement is issued within five business days')]));
+      expect(progress.at(-1)).toMatchObject({ title: '(embeddings, another-model)' });
+      expect(progress.at(-1)!.done).toBe(progress.at(-1)!.total);
+      calls.length = 0;
+      expect((await index.trace('When will I get my money back?')).ranked[0]).toBe('refunds.md');
+      expect(calls.map((c) => c.model)).toEqual(['another-model']);
     } finally {
       await other.close();
     }

@@ -78,8 +78,8 @@ describe('generative answers through MCP sampling', () => {
 });
 
 describe('extractive only', () => {
-  it('never calls the client model when DOCENT_ANSWERS=extractive', async () => {
-    const plain = await startHarness({ overrides: { tenant: 'gen', 'docs.answers': 'extractive' }, capabilities: { sampling: {} } });
+  it('never calls the client model when DOCENT_ANSWERS=extractive and DOCENT_QUERY_REWRITE=off', async () => {
+    const plain = await startHarness({ overrides: { tenant: 'gen', 'docs.answers': 'extractive', 'docs.rewrite': 'off' }, capabilities: { sampling: {} } });
     try {
       let sampled = false;
       plain.client.setRequestHandler(CreateMessageRequestSchema, async () => {

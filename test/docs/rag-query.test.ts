@@ -28,7 +28,7 @@ describe('rag_query over MCP', () => {
     const { tools } = await h.client.listTools();
     const tool = tools.find((t) => t.name === 'rag_query')!;
     expect(tool.annotations).toMatchObject({ readOnlyHint: true });
-    expect(Object.keys(tool.inputSchema.properties ?? {}).sort()).toEqual(['question', 'top_k']);
+    expect(Object.keys(tool.inputSchema.properties ?? {}).sort()).toEqual(['keywords', 'question', 'top_k']);
     expect(tool.inputSchema.required).toEqual(['question']);
     expect(Object.keys((tool.outputSchema as { properties: object }).properties).sort()).toEqual(['answer', 'confidence', 'grounded', 'reason', 'sources']);
   });
