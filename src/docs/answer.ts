@@ -267,6 +267,14 @@ export function renderQuotes(quotes: Quote[], title: (c: Candidate) => string): 
       parts.push(`${parts.length ? '\n' : ''}From ${title(q.candidate)}${section ? ` › ${section}` : ''} [${n}]:`);
     }
     let text = q.unit.text;
+    if (q.unit.kind === 'row' && text.includes('\n')) {
+      // Rows of one table quoted together share one header (with its separator, so the table still renders).
+      const [header, row] = text.split('\n') as [string, string];
+      const prev = quotes[i - 1];
+      const continues = prev && prev.candidate === q.candidate && prev.unit.kind === 'row' && prev.unit.block === q.unit.block && parts.at(-1)!.startsWith('> |');
+      const cells = Math.max(1, header.split('|').length - 2);
+      text = continues ? row : `${header}\n|${' --- |'.repeat(cells)}\n${row}`;
+    }
     if (q.unit.excerpt) {
       // The chosen parts of one code block are shown together, as one excerpt of it.
       const same = [q.unit.excerpt];

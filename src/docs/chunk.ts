@@ -8,6 +8,7 @@
  * further section starts with a heading line `## path` (see HEADING_LINE), from which answers name the
  * section they quote. Markup that carries no text (images, badges, HTML tags, link targets) is dropped.
  */
+import { splitSentences } from './tokens.js';
 import { TUNING } from './tuning.js';
 
 export const SECTION_SEPARATOR = ' › ';
@@ -155,11 +156,10 @@ export function sectionsOf(markdown: string): Section[] {
   return sections.filter((s) => s.blocks.length);
 }
 
-const SENTENCE_END = /(?<=[.!?])\s+(?=[A-Z`"'(\[])/;
 
 function splitLongText(text: string, maxChars: number): string[] {
   if (text.length <= maxChars) return [text];
-  const sentences = text.split(SENTENCE_END);
+  const sentences = splitSentences(text);
   const out: string[] = [];
   let buf = '';
   for (const s of sentences) {

@@ -3,6 +3,7 @@
  * code listing (a field with the comment before it), which are quoted as one fenced excerpt.
  */
 import { HEADING_LINE } from './chunk.js';
+import { splitSentences } from './tokens.js';
 
 export interface Unit {
   kind: 'sentence' | 'item' | 'row' | 'code';
@@ -28,7 +29,6 @@ export interface CodeExcerpt {
 }
 
 const LIST_ITEM = /^\s{0,6}([-*+]|\d+[.)])\s+/;
-const SENTENCE_BREAK = /(?<=[.!?])\s+(?=[A-Z`"'(\[*_])/;
 /** A run of a long block's lines without blank lines longer than this is cut into entries. */
 const CODE_GROUP_LINES = 4;
 const COMMENT_LINE = /^\s*(\/\/|\/\*|\*|#(?!!)|--\s)/;
@@ -99,7 +99,7 @@ export function unitsOf(text: string, longCode: number): Unit[] {
       const header = rows.length > 1 && /^\s*\|?\s*:?-{2,}/.test(para[1] ?? '') ? rows.shift()! : undefined;
       for (const line of rows) push('row', header ? `${header.trim()}\n${line.trim()}` : line);
     } else {
-      for (const s of para.map((l) => l.trim()).join(' ').split(SENTENCE_BREAK)) push('sentence', s);
+      for (const s of splitSentences(para.map((l) => l.trim()).join(' '))) push('sentence', s);
     }
     para = [];
   };

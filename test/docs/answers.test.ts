@@ -15,9 +15,9 @@ import { indexFor } from './helpers.js';
 // ------------------------------------------------------------------ passage choice on hand-made passages
 
 /** A question term as queryTerms makes it (IDF given). */
-function qterm(word: string, idf: number, related: string[] = []): QueryTerm {
+function qterm(word: string, idf: number): QueryTerm {
   const term = analyze(word)[0]!.term;
-  return { term, idf, known: true, identifier: false, nameLike: false, count: 1, related: related.map((r) => analyze(r)[0]!.term) };
+  return { term, surface: word, idf, known: true, identifier: false, count: 1 };
 }
 
 /** A passage of a document of `chunks` chunks, where `everywhere` terms appear in every chunk and others in one. */
@@ -30,7 +30,7 @@ function passage(text: string, options: { doc?: string; chunks?: number; everywh
     bm25: 1,
     coverage: 0,
     matched: new Set<string>(),
-    related: new Set<string>(),
+    copies: [],
     score: 1,
   } satisfies Candidate;
   return { candidate, source: options.source ?? 1, weight: options.weight ?? 1 };
@@ -64,12 +64,6 @@ describe('selectQuotes', () => {
     const terms = [qterm('child', 2), qterm('bind', 2), qterm('line', 1), qterm('value', 1.5), qterm('win', 1.5)];
     const quotes = selectQuotes([p], terms, { ...DEFAULT_ANSWER_OPTIONS, maxUnits: 2 });
     expect(quoted(quotes)).toEqual(['Child bindings are written on every log line of the child.', 'If two of them set the same key, the last value wins.']);
-  });
-
-  it('counts a related word of the question at a lower weight than the word itself', () => {
-    const p = passage('The upload limit is set per route. The biggest parts are streamed to disk.');
-    const quotes = selectQuotes([p], [qterm('largest', 3, ['limit', 'biggest']), qterm('upload', 1)], { ...DEFAULT_ANSWER_OPTIONS, maxUnits: 1 });
-    expect(quoted(quotes)).toEqual(['The upload limit is set per route.']);
   });
 
   it('quotes the statement of a default value when the question asks for the default, short as it is', () => {
@@ -322,5 +316,22 @@ describe('extractive answers', () => {
     expect(trace.result.sources[at]).toMatchObject({ title: 'parcel-server/ecosystem.md', section: 'parcel-server ecosystem › Tools' });
     // Every "From <title> … [n]:" of an answer names sources[n - 1].
     for (const m of (trace.result.answer ?? '').matchAll(/^From (\S+).*\[(\d+)\]:$/gm)) expect(titles[Number(m[2]) - 1]).toBe(m[1]);
+  });
+});
+
+describe('quotes that read cleanly', () => {
+  it('quotes the rows of one table under one header, rows intact', () => {
+    const table = '| Option | Default |\n| --- | --- |\n| `retries` | `3` |\n| `timeout` | `10s` |';
+    const p = passage(`The options:\n\n${table}`);
+    const quotes = selectQuotes([p], [qterm('retri', 2), qterm('timeout', 2)], { ...DEFAULT_ANSWER_OPTIONS, maxUnits: 4 });
+    const text = renderQuotes(quotes, () => 'opts.md').text;
+    expect(text.match(/\| Option \| Default \|/g)).toHaveLength(1);
+    expect(text).toContain('> | `retries` | `3` |');
+    expect(text).toContain('> | `timeout` | `10s` |');
+  });
+
+  it('never starts a quoted sentence after an abbreviation', () => {
+    const units = unitsOf('Pass a function, e.g. `(req) => true`, to decide. Use it sparingly.', 1200);
+    expect(units.map((u) => u.text)).toEqual(['Pass a function, e.g. `(req) => true`, to decide.', 'Use it sparingly.']);
   });
 });
