@@ -2,6 +2,17 @@
  * The documentation index of one tenant: ingest, list, remove, query. The one API behind the rag_query
  * tool, the CLI, the HTTP routes, sub-agents and the evaluation. Reached through `services.docs()`, which
  * loads this module (and LanceDB) on first use: `(await services.docs()).forTenant(tenant)`.
+ *
+ * The pipeline, one module per stage:
+ *   parse (parse.ts: any format → markdown-like text)
+ *   → chunk (chunk.ts: sections → passages with heading paths)
+ *   → index (prepare.ts: analysed terms, the title field, identifiers; tokens.ts is the one analyser, and
+ *     the one sentence splitter; storage/chunks.ts writes LanceDB)
+ *   → retrieve (question.ts reads the question; search.ts: BM25 pool, coverage, documents)
+ *   → evidence (evidence.ts: features that mean the same in any corpus)
+ *   → decide and calibrate (evidence.ts CALIBRATION: refuse, or answer with a confidence)
+ *   → compose (units.ts: quotable units; answer.ts: what to quote and how it cites).
+ * Every tuned value lives in tuning.ts with the measurement behind it; `trace()` below reads as these steps.
  */
 import { ToolError } from '../errors.js';
 import type { Logger } from '../logging.js';

@@ -152,10 +152,44 @@ export function rstToMarkdownish(text: string): string {
         continue;
       }
     }
-    out.push(line);
+    const generic = /^\.\.\s+([A-Za-z][\w-]*)::\s*(.*)$/.exec(line);
+    const comment = !generic && /^\.\.(?:\s|$)/.test(line);
+    if (generic || comment) {
+      // Admonitions keep their text, as prose under a label; other directives (toctree, image, autodoc, …),
+      // comments, link targets and substitutions carry no reading text.
+      const name = generic?.[1]!.toLowerCase() ?? '';
+      const keep = RST_ADMONITIONS.has(name);
+      if (keep) out.push('', `**${name[0]!.toUpperCase()}${name.slice(1)}:**${generic![2] ? ` ${rstInline(generic![2])}` : ''}`);
+      let j = i + 1;
+      while (j < lines.length && /^\s+:[\w-]+:/.test(lines[j]!)) j++;
+      while (j < lines.length && (!lines[j]!.trim() || /^\s/.test(lines[j]!))) {
+        if (keep) out.push(rstInline(lines[j]!.trim()));
+        j++;
+      }
+      if (keep) out.push('');
+      i = j;
+      continue;
+    }
+    out.push(rstInline(line));
     i++;
   }
   return out.join('\n');
+}
+
+/** Directives whose body is reading text (quoted under a label such as **Note:**). */
+const RST_ADMONITIONS = new Set(['note', 'warning', 'tip', 'important', 'caution', 'attention', 'danger', 'hint', 'admonition', 'seealso', 'versionadded', 'versionchanged', 'deprecated']);
+
+/**
+ * reStructuredText inline markup to the markdown-like form: ``literal`` and code roles (:func:`x`) become
+ * `code`; :ref:/:doc: roles, hyperlinks (`text <url>`_) and emphasis markers keep their text only.
+ */
+export function rstInline(line: string): string {
+  return line
+    .replace(/``([^`]+)``/g, '`$1`')
+    .replace(/:(?:ref|doc|term|abbr|pep|rfc|numref|download):`([^`<]*?)\s*(?:<[^>]*>)?`/g, '$1')
+    .replace(/:[\w:.-]+:`~?([^`<]*?)\s*(?:<([^>]*)>)?`/g, (_m, text: string, target?: string) => `\`${(text || target || '').replace(/^~/, '').trim()}\``)
+    .replace(/`([^`<]+?)\s*<[^>]+>`__?/g, '$1')
+    .replace(/`([^`]+)`__?(?![`\w])/g, '$1');
 }
 
 export function parseDocument(content: string, type: ContentType): ParsedDocument {

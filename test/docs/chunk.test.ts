@@ -84,4 +84,10 @@ describe('structure-aware chunking', () => {
     // Not past the size: a passage that would grow over maxChars starts a new one.
     expect(chunkMarkdown(body, { maxChars: 40, pack: true }).length).toBeGreaterThan(1);
   });
+
+  it('reads reStructuredText inline markup and directives as text: roles and literals as code, notes kept, toctrees dropped', () => {
+    const parsed = parseDocument('Intro\n=====\n\nCall :func:`~app.url_for` or ``app.run``; see :ref:`the guide <guide>`.\n\n.. note::\n   Keep ``debug`` off.\n\n.. toctree::\n   :maxdepth: 2\n\n   api\n', 'rst');
+    const [chunk] = chunkMarkdown(parsed.body);
+    expect(chunk!.text).toBe('Call `app.url_for` or `app.run`; see the guide.\n\n**Note:**\nKeep `debug` off.');
+  });
 });
