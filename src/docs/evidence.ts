@@ -4,7 +4,8 @@
  *   flags, scoped packages) that the documentation never mentions: decisive on their own;
  * - how much of the question (IDF-weighted, words found nowhere included) the best passage and the best
  *   document cover;
- * - how much of the question the documentation has no word for at all;
+ * - how much of the question the documentation has no word for at all, nouns apart from other words (a
+ *   missing product or feature name says more than a missing adverb);
  * - how far the best document stands above the next (score margin);
  * - named code identifiers the documentation has but the best document does not mention, and names the
  *   question capitalises (products, tools) that the documentation never uses.
@@ -26,9 +27,13 @@ export interface Evidence {
   missingWeak: string[];
 }
 
-export const FEATURES = ['chunk_coverage', 'doc_coverage', 'absent_share', 'margin', 'uncovered_identifiers', 'absent_names'] as const;
+export const FEATURES = ['chunk_coverage', 'doc_coverage', 'absent_nouns', 'absent_other', 'margin', 'uncovered_identifiers', 'absent_names'] as const;
 
-export function gatherEvidence(question: string, retrieval: Retrieval, identifiers: QuestionIdentifier[], stats: CorpusStats): Evidence {
+/**
+ * `nonNouns`: the question's words that are not nouns (src/docs/pos.ts); a missing one counts in
+ * `absent_other`, any other missing word in `absent_nouns`.
+ */
+export function gatherEvidence(question: string, retrieval: Retrieval, identifiers: QuestionIdentifier[], stats: CorpusStats, nonNouns: Set<string> = new Set()): Evidence {
   const missingStrong: string[] = [];
   const missingWeak: string[] = [];
   for (const id of identifiers) {
@@ -38,7 +43,10 @@ export function gatherEvidence(question: string, retrieval: Retrieval, identifie
   const terms: QueryTerm[] = retrieval.terms;
   const capitalised = capitalisedWords(question);
   const totalIdf = terms.reduce((s, t) => s + t.idf, 0) || 1;
-  const absentShare = terms.filter((t) => !t.known).reduce((s, t) => s + t.idf, 0) / totalIdf;
+  const absent = terms.filter((t) => !t.known);
+  const isOther = (t: QueryTerm) => !t.identifier && nonNouns.has(t.surface.toLowerCase());
+  const absentNouns = absent.filter((t) => !isOther(t)).reduce((s, t) => s + t.idf, 0) / totalIdf;
+  const absentOther = absent.filter(isOther).reduce((s, t) => s + t.idf, 0) / totalIdf;
   const best = retrieval.candidates[0];
   const [first, second] = retrieval.documents;
   const docTerms = new Set(first ? first.chunks.slice(0, 3).flatMap((c) => [...c.matched]) : []);
@@ -47,7 +55,8 @@ export function gatherEvidence(question: string, retrieval: Retrieval, identifie
     values: [
       coverageOf(terms, (t) => Boolean(best?.matched.has(t))),
       coverageOf(terms, (t) => docTerms.has(t)),
-      absentShare,
+      absentNouns,
+      absentOther,
       margin,
       Math.max(0, ...terms.filter((t) => t.known && t.identifier && !docTerms.has(t.term)).map((t) => t.idf / stats.idfOf(1))),
       Math.min(2, new Set([...missingWeak.map((w) => w.replace(/`/g, '').toLowerCase()), ...terms.filter((t) => !t.known && capitalised.has(t.surface.toLowerCase())).map((t) => t.surface.toLowerCase())]).size),
@@ -69,9 +78,9 @@ export function gatherEvidence(question: string, retrieval: Retrieval, identifie
  *   about p, about a share p are right. Its error is reported leave-one-corpus-out by the eval.
  */
 export const CALIBRATION = {
-  answers: { bias: -0.796, weights: [2.345, 2.811, -3.671, 0.975, 0.342, -3.216] },
-  threshold: 0.497,
-  right: { bias: -2.113, weights: [1.779, 1.24, -3.966, 3.504, -0.973, -1.711] },
+  answers: { bias: -0.575, weights: [2.144, 2.665, -8.254, 1.367, 0.933, 0.126, -2.587] },
+  threshold: 0.549,
+  right: { bias: -2.027, weights: [1.363, 1.436, -8.305, -0.791, 3.531, -0.996, -1.016] },
   /** Confidence reported when a named identifier does not exist in the documentation. */
   missingIdentifier: 0.02,
 };

@@ -25,6 +25,7 @@ import { findSource, readText, urlFor } from './ingest.js';
 import { documentId, hashOf, prepareDocument, resolveContentType, titleTerms, type AnalysisOptions, type PreparedDocument } from './prepare.js';
 import { questionIdentifiers, queryTerms, type QueryTerm } from './question.js';
 import { coverageOf, relatedDocuments, retrieve, type Candidate, type RankedDocument, type Retrieval } from './search.js';
+import { nonNounWords } from './pos.js';
 import { analyze } from './tokens.js';
 import { tuningWithout, type Tuning } from './tuning.js';
 import { CorpusStats } from './stats.js';
@@ -461,7 +462,7 @@ export class DocIndex {
     const ranked = retrieval.documents.map((d) => d.doc.title);
 
     // 3. Evidence, and 4. the decision.
-    let evidence = gatherEvidence(question, retrieval, identifiers, stats);
+    let evidence = gatherEvidence(question, retrieval, identifiers, stats, await nonNounWords(question));
     const top = retrieval.documents[0];
     // Alternative wordings (the caller's keywords, a model's rewrite) that found the passages: the evidence
     // is also read with their words, and the stronger reading decides (never against a missing identifier).
