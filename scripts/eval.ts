@@ -67,6 +67,8 @@ interface Graded {
   draftMatch: boolean;
   /** The answer string is in the top three retrieved passages (what composition could have quoted). */
   inTop3?: boolean;
+  /** The answer string is in the best passage alone. */
+  inTop1?: boolean;
 }
 
 interface Metrics {
@@ -84,6 +86,8 @@ interface Metrics {
   answer_chars: number;
   /** Share of answers containing the answer string among questions whose top three passages contain it. */
   kept_from_top3?: number;
+  /** Share of answerable questions whose best passage alone contains the answer string. */
+  in_top1?: number;
   ranking: { hit_at_1: number; recall_at_5: number; answer_match: number };
   latency_ms: { p50: number; p95: number };
   ingest?: { documents: number; chunks: number; seconds: number };
@@ -127,7 +131,7 @@ export function ece(pairs: { p: number; y: boolean }[], bins = 10): number {
 
 const contains = (text: string, q: Question) => q.answer_any.some((a) => text.toLowerCase().includes(a.toLowerCase()));
 
-function grade(q: Question, result: QueryResult, ms: number, trace?: QueryTrace, top3?: string): Graded {
+function grade(q: Question, result: QueryResult, ms: number, trace?: QueryTrace, top3?: string, top1?: string): Graded {
   const files = result.sources.map((s) => s.title).filter((t, i, a) => a.indexOf(t) === i).slice(0, 5);
   const answerable = q.kind === 'answerable';
   const hit1 = answerable && q.sources.includes(files[0] ?? '');
@@ -143,6 +147,7 @@ function grade(q: Question, result: QueryResult, ms: number, trace?: QueryTrace,
     rankRecall5: answerable ? q.sources.filter((s) => ranked.includes(s)).length / q.sources.length : 0,
     draftMatch: answerable && contains(given, q),
     inTop3: top3 === undefined ? undefined : answerable && contains(top3, q),
+    inTop1: top1 === undefined ? undefined : answerable && contains(top1, q),
   };
 }
 
@@ -164,6 +169,7 @@ function metricsOf(graded: Graded[]): Metrics {
     ece: ece(graded.map((g) => ({ p: g.result.confidence, y: g.right }))),
     answer_chars: Math.round(grounded.reduce((s, g) => s + (g.result.answer ?? '').length, 0) / Math.max(1, grounded.length)),
     kept_from_top3: findable.length ? share(findable.filter((g) => g.match).length, findable.length) : undefined,
+    in_top1: ans.some((g) => g.inTop1 !== undefined) ? share(ans.filter((g) => g.inTop1).length, ans.length) : undefined,
     ranking: {
       hit_at_1: share(ans.filter((g) => g.rankHit1).length, ans.length),
       recall_at_5: share(ans.reduce((s, g) => s + g.rankRecall5, 0), ans.length),
@@ -257,7 +263,7 @@ async function runDocent(set: SetSpec, options: RunOptions): Promise<{ graded: G
       if (!outcome.ok) throw new Error(`rag_query failed on ${set.lockbox ? 'a lockbox question' : q.id}: ${outcome.message}`);
       const trace = await index.trace(q.question, { topK: 5, draft: true });
       const top3 = trace.retrieval?.candidates.slice(0, 3).map((c) => c.chunk.text).join('\n');
-      graded.push(grade(q, outcome.value as QueryResult, ms, trace, top3));
+      graded.push(grade(q, outcome.value as QueryResult, ms, trace, top3, trace.retrieval?.candidates[0]?.chunk.text));
     }
     await services.close();
     return { graded, ingest: { documents: summary.added + summary.updated + summary.unchanged, chunks: summary.chunks, seconds: summary.seconds } };
@@ -406,10 +412,10 @@ function aggregate(reports: SetReport[], pick: (r: SetReport) => Metrics | undef
 }
 
 function printReport(reports: SetReport[]): void {
-  const head = ['corpus', 'hit@1', 'rank@1', 'recall@5', 'answer', 'refuse ok', 'refuse bad', 'ECE loco', 'kept top3', 'chars', 'p95 ms', 'chunks', '| naive hit@1', 'recall@5', 'answer top3'];
+  const head = ['corpus', 'hit@1', 'rank@1', 'recall@5', 'answer', 'refuse ok', 'refuse bad', 'ECE loco', 'kept top3', 'in top1', 'chars', 'p95 ms', 'chunks', '| naive hit@1', 'recall@5', 'answer top3'];
   const row = (label: string, m: Partial<Metrics> & Record<string, unknown>, b?: Partial<Metrics>) => [
     label, f3(m.hit_at_1), f3(m.ranking?.hit_at_1), f3(m.recall_at_5), f3(m.answer_match), f3(m.correct_refusal), f3(m.false_refusal), f3(m.ece_loco as number | undefined),
-    f3(m.kept_from_top3), m.answer_chars ?? '', m.latency_ms?.p95 ?? '', m.ingest?.chunks ?? '',
+    f3(m.kept_from_top3), f3(m.in_top1 as number | undefined), m.answer_chars ?? '', m.latency_ms?.p95 ?? '', m.ingest?.chunks ?? '',
     `| ${f3(b?.hit_at_1)}`, f3(b?.recall_at_5), f3(b?.answer_match),
   ];
   const rows: (string | number)[][] = [head];
