@@ -56,12 +56,6 @@ export const DEFAULT_ANSWER_OPTIONS: AnswerOptions = { stemmer: 'porter', maxUni
 const SPECIFICITY_FLOOR = 0.3;
 /** Documents of fewer chunks than this have no meaningful within-document IDF. */
 const SPECIFICITY_MIN_CHUNKS = 4;
-/**
- * The primary passage (best chunk of the best document) leads when its best unit scores at least this share
- * of the best unit anywhere; otherwise the best unit leads. 0 (always the primary) → 0.85 / 0.86; 1 (always
- * the best unit) → 0.88 / 0.84; 0.5 → 0.88 / 0.86.
- */
-const LEAD_PRIMARY = 0.5;
 /** A further passage's best unit is quoted when it covers at least this share of what the lead covers. */
 const SPREAD = 0.7;
 /** Further units are quoted while they score at least this share of the lead. 0.35 → 0.83 / 0.84; 0.2 → 0.88 / 0.86. */
@@ -169,7 +163,10 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
   if (!all.length) return [];
   const ranked = [...all].sort((a, b) => b.score - a.score || a.unit.index - b.unit.index);
   const primaryBest = ranked.find((q) => q.candidate === passages[0]!.candidate);
-  const lead = primaryBest && primaryBest.score >= ranked[0]!.score * LEAD_PRIMARY ? primaryBest : ranked[0]!;
+  // The best unit of the best document leads, so that sources[0] is the best-ranked document. Letting a far
+  // better unit of another document lead (the primary's at half its score or less) measured hit@1 mean 0.796
+  // against 0.805 over the development corpora, answer match the same.
+  const lead = ranked.find((q) => q.source === passages[0]!.source) ?? primaryBest ?? ranked[0]!;
   const chosen: Quote[] = [];
   let used = 0;
   const fits = (q: Quote, slack = 1) => used + q.unit.text.length <= options.maxChars * slack;
