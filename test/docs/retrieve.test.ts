@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DocIndex } from '../../src/docs/index.js';
+import { startHarness, type Harness } from '../helpers/harness.js';
+import { indexFor } from './helpers.js';
+
+/**
+ * A manual whose every command page carries the same configuration section (as generated CLI manuals do):
+ * the copies must neither crowd the page that answers out of the candidate pool nor be scored as many
+ * passages. And a page titled with an ordinary word must not win on that word alone.
+ */
+const SHARED = '## Configuration\n\nThe cache folder, registry URL, proxy and timeout settings are read from the config file. ' +
+  'Every setting can also be passed as a flag. Settings in the project file override the user file.\n';
+const pages = Array.from({ length: 40 }, (_, i) => ({
+  title: `commands/cmd-${i}.md`,
+  content: `# cmd-${i}\n\nRuns task number ${i} of the build.\n\n${SHARED}`,
+}));
+const answer = {
+  title: 'guides/offline.md',
+  content: '# Working offline\n\n## Cache and timeouts\n\nWhen the registry cannot be reached, the cache folder is used and the timeout setting decides how long to wait before falling back.\n',
+};
+const install = { title: 'commands/install.md', content: '# install\n\nInstalls the packages listed in the project file.\n' };
+
+let h: Harness;
+let index: DocIndex;
+beforeAll(async () => {
+  h = await startHarness({ overrides: { tenant: 'pool' } });
+  index = await indexFor(h.services, 'pool');
+  await index.ingestDocuments([...pages, answer, install]);
+});
+afterAll(async () => h.close());
+
+describe('the candidate pool', () => {
+  it('scores identical passages once, so twenty and more distinct documents are ranked, and the one that answers leads', async () => {
+    const trace = await index.trace('How long does it wait on the registry before it falls back to the cache folder, and which timeout setting?');
+    expect(trace.ranked[0]).toBe('guides/offline.md');
+    const copies = trace.retrieval!.candidates.filter((c) => c.chunk.text.startsWith('The cache folder, registry URL'));
+    expect(copies).toHaveLength(1);
+    expect(copies[0]!.copies.length).toBeGreaterThanOrEqual(39);
+  });
+
+  it('does not change the answer with top_k: top_k widens the sources only', async () => {
+    const question = 'How long does install wait on the registry before falling back to the cache?';
+    const one = await index.query(question, { topK: 1 });
+    const twenty = await index.query(question, { topK: 20 });
+    expect(twenty.answer).toBe(one.answer);
+    expect(one.sources).toHaveLength(1);
+    expect(twenty.sources.length).toBeGreaterThan(1);
+  });
+});
