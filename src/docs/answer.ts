@@ -202,6 +202,10 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
     if (q.unit.kind === 'code' && prev && prev.unit.kind !== 'code' && fits(prev, 1.3)) take(prev);
   };
   withContext(lead);
+  // The sentence that names the question's words often only sets up the answer, which comes next: the lead's
+  // following unit of the same section comes along.
+  const afterLead = siblingsOf(lead)[lead.unit.index + 1];
+  if (options.tuning?.leadContinuation !== false && lead.unit.kind !== 'code' && afterLead && !afterLead.unit.excerpt && afterLead.unit.section === lead.unit.section && fits(afterLead)) withContext(afterLead);
   // One unit from each further passage that covers the question about as well: answers are often spread
   // over the sections of a page (the option's description here, its default there).
   const leadPassage = passages.findIndex((p) => p.candidate === lead.candidate);

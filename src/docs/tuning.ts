@@ -45,6 +45,8 @@ export interface Tuning {
    * question's own words. Not measured here: no model runs on this machine (see docs/documentation-answers.md).
    */
   alternativeWeight: number;
+  /** The lead unit of an answer brings the unit that follows it in its section. */
+  leadContinuation: boolean;
 }
 
 export const TUNING: Readonly<Tuning> = Object.freeze({
@@ -60,6 +62,7 @@ export const TUNING: Readonly<Tuning> = Object.freeze({
   titleB: 0.75,
   spelling: true,
   alternativeWeight: 0.5,
+  leadContinuation: true,
 });
 
 export interface Ablation {
@@ -77,6 +80,7 @@ export const ABLATIONS: Record<string, Ablation> = {
   coverage: { about: 'question coverage multiplying a passage’s BM25', off: { coverageWeight: 0 } },
   'second-passage': { about: 'a share of the second-best passage in a document’s score', off: { secondPassageShare: 0 } },
   spelling: { about: 'British/American spelling variants found in the documentation', off: { spelling: false } },
+  'lead-continuation': { about: 'the answer’s lead unit bringing the unit that follows it', off: { leadContinuation: false } },
   'small-pool': { about: 'the large candidate pool (40 passages instead)', off: { pool: 40 } },
 };
 
