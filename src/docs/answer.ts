@@ -9,7 +9,7 @@ import { analyze, type Stemmer } from './tokens.js';
 import type { QueryTerm } from './question.js';
 import { coverageOf, type Candidate } from './search.js';
 import { renderExcerpt, unitsOf, type Unit } from './units.js';
-import type { Tuning } from './tuning.js';
+import { TUNING, type Tuning } from './tuning.js';
 
 export type { Unit } from './units.js';
 
@@ -205,7 +205,7 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
   // The sentence that names the question's words often only sets up the answer, which comes next: the lead's
   // following unit of the same section comes along.
   const afterLead = siblingsOf(lead)[lead.unit.index + 1];
-  if (options.tuning?.leadContinuation !== false && lead.unit.kind !== 'code' && afterLead && !afterLead.unit.excerpt && afterLead.unit.section === lead.unit.section && fits(afterLead)) withContext(afterLead);
+  if ((options.tuning ?? TUNING).leadContinuation && chosen.length < options.maxUnits && lead.unit.kind !== 'code' && afterLead && !afterLead.unit.excerpt && afterLead.unit.section === lead.unit.section && fits(afterLead)) withContext(afterLead);
   // One unit from each further passage that covers the question about as well: answers are often spread
   // over the sections of a page (the option's description here, its default there).
   const leadPassage = passages.findIndex((p) => p.candidate === lead.candidate);

@@ -9,6 +9,10 @@ import type { QueryTerm } from '../../src/docs/question.js';
 import type { Candidate } from '../../src/docs/search.js';
 import { analyze } from '../../src/docs/tokens.js';
 import { FEATURES } from '../../src/docs/evidence.js';
+import { TUNING } from '../../src/docs/tuning.js';
+
+/** The selection rules alone, without the lead's continuation (tested on its own below). */
+const ALONE = { ...DEFAULT_ANSWER_OPTIONS, tuning: { ...TUNING, leadContinuation: false } };
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { indexFor } from './helpers.js';
 
@@ -62,7 +66,7 @@ describe('selectQuotes', () => {
         'If two of them set the same key, the last value wins.',
     );
     const terms = [qterm('child', 2), qterm('bind', 2), qterm('line', 1), qterm('value', 1.5), qterm('win', 1.5)];
-    const quotes = selectQuotes([p], terms, { ...DEFAULT_ANSWER_OPTIONS, maxUnits: 2 });
+    const quotes = selectQuotes([p], terms, { ...ALONE, maxUnits: 2 });
     expect(quoted(quotes)).toEqual(['Child bindings are written on every log line of the child.', 'If two of them set the same key, the last value wins.']);
   });
 
@@ -120,7 +124,7 @@ describe('questions asking for a name', () => {
         'Set `nodir: true` to leave directories out and match files only.',
     );
     const terms = [qterm('directory', 3), qterm('file', 2), qterm('result', 1)];
-    const asked = (question?: string) => quoted(selectQuotes([p], terms, { ...DEFAULT_ANSWER_OPTIONS, maxUnits: 1, question }));
+    const asked = (question?: string) => quoted(selectQuotes([p], terms, { ...ALONE, maxUnits: 1, question }));
     // The first covers a little more of the question; only a question asking for a name prefers the one that gives one.
     expect(asked('I only want files in the results, not directories. Which setting does that?')).toEqual(['Set `nodir: true` to leave directories out and match files only.']);
     expect(asked('Why are directories in the results when I only want files?')).toEqual(['Directories are listed in the results alongside files.']);
@@ -316,6 +320,18 @@ describe('extractive answers', () => {
     expect(trace.result.sources[at]).toMatchObject({ title: 'parcel-server/ecosystem.md', section: 'parcel-server ecosystem › Tools' });
     // Every "From <title> … [n]:" of an answer names sources[n - 1].
     for (const m of (trace.result.answer ?? '').matchAll(/^From (\S+).*\[(\d+)\]:$/gm)) expect(titles[Number(m[2]) - 1]).toBe(m[1]);
+  });
+});
+
+describe('the lead’s continuation', () => {
+  it('brings the sentence after the lead, where the answer often is, within the unit count', () => {
+    const p = passage('This handler is always passed an InternalServerError, not the original error. The original is available as `e.original_exception`. Unrelated closing words.');
+    const terms = [qterm('handler', 2), qterm('original', 2), qterm('error', 1)];
+    expect(quoted(selectQuotes([p], terms, { ...DEFAULT_ANSWER_OPTIONS, maxUnits: 2 }))).toEqual([
+      'This handler is always passed an InternalServerError, not the original error.',
+      'The original is available as `e.original_exception`.',
+    ]);
+    expect(quoted(selectQuotes([p], terms, { ...DEFAULT_ANSWER_OPTIONS, maxUnits: 1 }))).toHaveLength(1);
   });
 });
 
