@@ -14,7 +14,7 @@ import { TUNING } from './tuning.js';
 export const SECTION_SEPARATOR = ' › ';
 
 /** Changing how documents are cut changes this, so that re-ingesting re-chunks unchanged files. */
-export const CHUNKER_VERSION = 'c4';
+export const CHUNKER_VERSION = 'c5';
 
 export interface ChunkOptions {
   /** Target upper size of a passage, in characters (code blocks may exceed it; they are never cut). */
@@ -52,19 +52,22 @@ const ATX = /^\s{0,3}(#{1,6})(?:\s+(.*?))?\s*#*\s*$/;
 
 /** Inline markdown to plain reading text: link targets, images and HTML tags go, inline code stays whole (`<th>`). */
 export function cleanInline(line: string): string {
-  return line
+  // Links and images first, on the whole line: their text may hold code (`[\`pino-test\`](https://…)`).
+  const unlinked = line
+    .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
+    .replace(/!\[[^\]]*\]\[[^\]]*\]/g, '')
+    .replace(/\[((?:[^\][]|\[[^\]]*\])*)\]\((?:[^()\s]|\([^)]*\))*(?:\s+"[^"]*")?\)/g, '$1')
+    .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1')
+    .replace(/<!--[\s\S]*?-->/g, '');
+  // Then HTML tags and escapes, outside code spans only.
+  return unlinked
     .split(/(`[^`\n]+`)/)
     .map((part, i) => (i % 2 ? part : cleanProse(part)))
     .join('');
 }
 
-function cleanProse(line: string): string {
-  return line
-    .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
-    .replace(/!\[[^\]]*\]\[[^\]]*\]/g, '')
-    .replace(/\[((?:[^\][]|\[[^\]]*\])*)\]\((?:[^()\s]|\([^)]*\))*(?:\s+"[^"]*")?\)/g, '$1')
-    .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1')
-    .replace(/<!--[\s\S]*?-->/g, '')
+function cleanProse(text: string): string {
+  return text
     .replace(/<\/?(?:a|img|p|div|span|br|sup|sub|b|i|em|strong|details|summary|picture|source|center|h[1-6]|table|tr|td|th|tbody|thead)\b[^>]*>/gi, '')
     .replace(/\\([\\`*_{}[\]()#+\-.!|<>])/g, '$1');
 }
