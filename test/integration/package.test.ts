@@ -1,0 +1,42 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/**
+ * The package as a user installs it: `npm pack`, then `npm install ./docent-x.y.z.tgz` into an empty project
+ * (dependencies from the npm cache that the repository's own install filled). Packs the build `npm test`
+ * made (--ignore-scripts: rebuilding dist here would pull it from under the tests running beside this one). The `files` list must ship
+ * everything the CLI and the client need, and nothing of the repository's tests or evaluation corpora.
+ */
+let dir: string;
+let files: string[];
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'docent-pack-'));
+  const { stdout } = await run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], { cwd: ROOT, maxBuffer: 32 * 1024 * 1024 });
+  files = (JSON.parse(stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
+  const tarball = (await readdir(dir)).find((f) => f.endsWith('.tgz'))!;
+  await writeFile(path.join(dir, 'package.json'), JSON.stringify({ name: 'empty-project', version: '1.0.0', type: 'module' }));
+  await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', `./${tarball}`], { cwd: dir, maxBuffer: 32 * 1024 * 1024 });
+}, 240_000);
+afterAll(async () => rm(dir, { recursive: true, force: true }));
+
+describe('the packed package', () => {
+  it('ships the built code, the manifest and the docs, not tests, sources or evaluation corpora', () => {
+    expect(files).toEqual(expect.arrayContaining(['dist/src/cli/main.js', 'dist/.well-known/agent-manifest.json', 'dist/catalog.json', 'README.md', 'package.json']));
+    expect(files.filter((f) => /^(test|src|scripts|tools)\//.test(f) || f.includes('corpora'))).toEqual([]);
+  });
+
+  it('runs the CLI and loads the client library in an empty project', async () => {
+    const { stdout } = await run(path.join(dir, 'node_modules', '.bin', 'docent'), ['--version'], { cwd: dir });
+    expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    const client = await run(process.execPath, ['--input-type=module', '-e', "import { DocentClient } from 'docent/client'; console.log(typeof DocentClient)"], { cwd: dir });
+    expect(client.stdout.trim()).toBe('function');
+  });
+});
