@@ -68,7 +68,8 @@ export const file_operations = defineTool({
   title: 'Workspace files',
   description:
     'Read, write, list and delete UTF-8 text files in the agent workspace, a sandbox directory on the server ' +
-    '(`./agent_workspace` unless the operator chose another). `path` is relative to the workspace root ' +
+    '(`./agent_workspace` unless the operator chose another; over HTTP each API key\'s tenant has its own ' +
+    'folder in it, and sees no other tenant\'s files). `path` is relative to the workspace root ' +
     '(e.g. notes/plan.md); absolute paths, `..` above the root, and symbolic links that lead outside are refused. ' +
     `Files are at most ${MAX_FILE_BYTES} bytes (512 KB). ` +
     'Operations: `read` (the file text); `write` (create or replace a file with `content`, atomically; missing ' +
@@ -96,9 +97,10 @@ export const file_operations = defineTool({
   ],
   async handler(input, ctx) {
     const { operation } = input;
-    const workspace = await Workspace.open(ctx.config.workspaceDir).catch((error: unknown) => {
+    const dir = Workspace.dirFor(ctx.config.workspaceDir, ctx.tenant, ctx.tenantBound);
+    const workspace = await Workspace.open(dir).catch((error: unknown) => {
       throw new ToolError(
-        `The agent workspace ${ctx.config.workspaceDir} cannot be created or opened (${codeOf(error) ?? String(error)}). ` +
+        `The agent workspace ${dir} cannot be created or opened (${codeOf(error) ?? String(error)}). ` +
           'The operator can point DOCENT_WORKSPACE_DIR (or --workspace) at a writable directory.',
         'workspace_unavailable',
       );

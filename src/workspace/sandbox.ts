@@ -64,6 +64,17 @@ export class Workspace {
   ) {}
 
   /** Opens the workspace at `dir`, creating it on first use. */
+  /**
+   * The workspace directory of a call: over HTTP with API keys each tenant has its own, `<dir>/<tenant>`
+   * (created on first use; the tenant name escaped so that it is one path component and two tenants never
+   * share one); a stdio server's one tenant keeps the configured directory itself.
+   */
+  static dirFor(dir: string, tenant: string, tenantBound: boolean): string {
+    if (!tenantBound) return dir;
+    const safe = tenant.replace(/[^A-Za-z0-9-]/g, (c) => (c === '_' ? '__' : `_${c.codePointAt(0)!.toString(16)}_`));
+    return path.join(dir, `tenant-${safe}`);
+  }
+
   static async open(dir: string): Promise<Workspace> {
     await mkdir(dir, { recursive: true });
     return new Workspace(await realpath(dir));
