@@ -46,7 +46,7 @@ function rpcError(res: ServerResponse, status: number, code: number, message: st
 }
 
 function opensSession(body: unknown): boolean {
-  return Array.isArray(body) ? body.some((m) => isInitializeRequest(m)) : isInitializeRequest(body);
+  return isInitializeRequest(body);
 }
 
 export class McpEndpoint {
@@ -78,6 +78,12 @@ export class McpEndpoint {
   }
 
   async post(ctx: RouteContext): Promise<void> {
+    // One JSON-RPC message per request: a batch would count as one request against the plan's per-minute and
+    // monthly limits while doing the work of many (MCP 2025-06-18 removed batching; the SDK clients never send one).
+    if (Array.isArray(ctx.body)) {
+      rpcError(ctx.res, 400, -32600, `JSON-RPC batches are not accepted on /mcp (this one holds ${ctx.body.length} messages): send each message in a request of its own. MCP 2025-06-18 removed batching.`);
+      return;
+    }
     if (this.runtime.config.http.stateless) return this.stateless(ctx);
     const id = ctx.req.headers[SESSION_HEADER];
     if (typeof id === 'string') {

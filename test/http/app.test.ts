@@ -188,7 +188,8 @@ describe('POST /v1/tools/:name', () => {
     const error = first.json().error;
     expect(error.code).toBe('confirmation_required');
     expect(typeof error.confirmation_token).toBe('string');
-    // The token confirms that exact call for that tenant only.
+    // The token confirms that exact call for that tenant only (beta has a notes/a.txt of its own, in its own workspace).
+    expect((await rest('file_operations', { operation: 'write', path: 'notes/a.txt', content: 'beta' }, beta)).status).toBe(200);
     const foreign = await rest('file_operations', { operation: 'delete', path: 'notes/a.txt', confirmation_token: error.confirmation_token }, beta);
     expect(foreign.status).toBe(409);
     const confirmed = await rest('file_operations', { operation: 'delete', path: 'notes/a.txt', confirmation_token: error.confirmation_token }, acme);
