@@ -171,5 +171,31 @@ export function createMcpServer(options: McpServerOptions): Server {
   });
 
   server.onerror = (error) => logger.warn({ err: error }, 'MCP protocol error');
+  answerInvalidParamsAsSuch(server);
   return server;
+}
+
+/**
+ * The SDK validates each request's params with its schema inside the handler it registers, so invalid params
+ * (`tools/call` with `arguments: []`, `prompts/get` with a numeric name, `logging/setLevel` with an unknown
+ * level) surface as -32603 with a raw validation dump. Every handler, ours and the SDK's own, is wrapped so
+ * that a validation failure is -32602 with a message naming the field and what it must be.
+ */
+function answerInvalidParamsAsSuch(server: Server): void {
+  // The handler map is the SDK's (Protocol._requestHandlers); its entries are (request, extra) => Promise.
+  const handlers = (server as unknown as { _requestHandlers: Map<string, (request: { method: string }, extra: unknown) => Promise<unknown>> })._requestHandlers;
+  for (const [method, handler] of handlers) {
+    handlers.set(method, async (request, extra) => {
+      try {
+        return await handler(request, extra);
+      } catch (error) {
+        const issues = (error as { issues?: { path: PropertyKey[]; message: string }[] }).issues;
+        if (!(error instanceof McpError) && Array.isArray(issues)) {
+          const fields = issues.map((i) => `${i.path.length ? `\`${i.path.map(String).join('.')}\`` : 'the request'}: ${i.message}`);
+          throw new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${[...new Set(fields)].slice(0, 5).join('; ')}. See the method's schema in the MCP specification.`);
+        }
+        throw error;
+      }
+    });
+  }
 }
