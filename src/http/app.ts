@@ -145,7 +145,7 @@ export class HttpApp {
       if (this.closing) throw new HttpError(503, 'shutting_down', 'The server is shutting down; retry on another instance or shortly.', undefined, { connection: 'close' });
       const url = requestUrl(req.url);
       path = url.pathname;
-      this.guard.check(req.headers);
+      this.guard.check(req.headers, req.rawHeaders);
       const { route, params } = this.router.match(method, url.pathname);
       if (route.auth === 'key') caller = await authenticate(this.runtime, req);
       const ctx: RouteContext = {

@@ -99,8 +99,19 @@ export class RequestGuard {
     return origin === this.baseOrigin || this.origins.has(origin);
   }
 
-  /** Throws a 403 HttpError unless the request's Host and Origin are acceptable. */
-  check(headers: Record<string, HeaderValue>): void {
+  /**
+   * Throws a 403 HttpError unless the request's Host and Origin are acceptable. `rawHeaders` (name, value,
+   * name, value, …) shows repeated headers that node folds away: a request with two Host or two Origin
+   * headers is refused (400), since the one judged need not be the one a proxy or the application uses.
+   */
+  check(headers: Record<string, HeaderValue>, rawHeaders: readonly string[] = []): void {
+    for (const name of ['host', 'origin']) {
+      let count = 0;
+      for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i]!.toLowerCase() === name) count++;
+      if (count > 1) {
+        throw new HttpError(400, 'duplicate_header', `The request carries ${count} ${name === 'host' ? 'Host' : 'Origin'} headers; send exactly one.`);
+      }
+    }
     const host = single(headers.host);
     if (host === undefined || !this.hostAllowed(host)) {
       throw new HttpError(

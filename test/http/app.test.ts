@@ -66,6 +66,27 @@ describe('request pipeline', () => {
     }
   });
 
+  it('refuses a request with two Host (or two Origin) headers, whichever comes first', async () => {
+    const port = new URL(t.url).port;
+    const send = (lines: string[]) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1', () => socket.end(`${lines.join('\r\n')}\r\n\r\n`));
+        let data = '';
+        socket.on('data', (chunk) => (data += chunk.toString()));
+        socket.on('end', () => resolve(data));
+        socket.on('error', reject);
+      });
+    for (const hosts of [[`127.0.0.1:${port}`, 'evil.example'], ['evil.example', `127.0.0.1:${port}`], [`127.0.0.1:${port}`, `127.0.0.1:${port}`]]) {
+      const reply = await send(['GET /healthz HTTP/1.1', ...hosts.map((h) => `Host: ${h}`), 'Connection: close']);
+      expect(reply).toMatch(/^HTTP\/1\.1 400 /);
+      expect(reply).toContain('"code":"duplicate_header"');
+    }
+    const origins = await send(['GET /healthz HTTP/1.1', `Host: 127.0.0.1:${port}`, `Origin: ${t.url}`, 'Origin: http://evil.example', 'Connection: close']);
+    expect(origins).toMatch(/^HTTP\/1\.1 400 /);
+    const single = await send(['GET /healthz HTTP/1.1', `Host: 127.0.0.1:${port}`, 'Connection: close']);
+    expect(single).toMatch(/^HTTP\/1\.1 200 /);
+  });
+
   it('answers unknown paths 404 and wrong methods 405, as JSON', async () => {
     const missing = await rawRequest(`${t.url}/v2/anything`);
     expect([missing.status, missing.json().error.code]).toEqual([404, 'not_found']);
