@@ -152,14 +152,20 @@ export function rstToMarkdownish(text: string): string {
         continue;
       }
     }
-    const generic = /^\.\.\s+([A-Za-z][\w-]*)::\s*(.*)$/.exec(line);
+    const generic = /^\.\.\s+([A-Za-z][\w:-]*)::\s*(.*)$/.exec(line);
     const comment = !generic && /^\.\.(?:\s|$)/.test(line);
     if (generic || comment) {
-      // Admonitions keep their text, as prose under a label; other directives (toctree, image, autodoc, …),
-      // comments, link targets and substitutions carry no reading text.
+      // Directives keep their reading text: admonitions under a label (**Note:**), the others (option,
+      // list-table, only, py:function, …) as their argument and body. Those that carry none (toctree, image,
+      // autodoc, …), comments, link targets and substitutions are dropped with their bodies.
       const name = generic?.[1]!.toLowerCase() ?? '';
-      const keep = RST_ADMONITIONS.has(name);
-      if (keep) out.push('', `**${name[0]!.toUpperCase()}${name.slice(1)}:**${generic![2] ? ` ${rstInline(generic![2])}` : ''}`);
+      const keep = Boolean(generic) && !RST_NO_TEXT.has(name) && !name.startsWith('auto');
+      const arg = generic?.[2]?.trim() ?? '';
+      if (keep) {
+        out.push('');
+        if (RST_ADMONITIONS.has(name)) out.push(`**${name[0]!.toUpperCase()}${name.slice(1)}:**${arg ? ` ${rstInline(arg)}` : ''}`);
+        else if (arg) out.push(RST_NAMING.has(name) || name.includes(':') ? `\`${arg}\`` : rstInline(arg));
+      }
       let j = i + 1;
       while (j < lines.length && /^\s+:[\w-]+:/.test(lines[j]!)) j++;
       while (j < lines.length && (!lines[j]!.trim() || /^\s/.test(lines[j]!))) {
@@ -176,7 +182,11 @@ export function rstToMarkdownish(text: string): string {
   return out.join('\n');
 }
 
-/** Directives whose body is reading text (quoted under a label such as **Note:**). */
+/** Directives that carry no reading text: dropped with their bodies. */
+const RST_NO_TEXT = new Set(['toctree', 'image', 'figure', 'include', 'literalinclude', 'contents', 'highlight', 'raw', 'index', 'meta', 'sectionauthor', 'codeauthor', 'module', 'currentmodule', 'default-role', 'role', 'tabularcolumns', 'target-notes', 'footer', 'header', 'title']);
+/** Directives whose argument is a name (an option, a variable, a program): shown as code. */
+const RST_NAMING = new Set(['option', 'cmdoption', 'envvar', 'describe', 'object', 'program', 'confval']);
+/** Directives whose body is reading text quoted under a label such as **Note:**. */
 const RST_ADMONITIONS = new Set(['note', 'warning', 'tip', 'important', 'caution', 'attention', 'danger', 'hint', 'admonition', 'seealso', 'versionadded', 'versionchanged', 'deprecated']);
 
 /**

@@ -90,4 +90,10 @@ describe('structure-aware chunking', () => {
     const [chunk] = chunkMarkdown(parsed.body);
     expect(chunk!.text).toBe('Call `app.url_for` or `app.run`; see the guide.\n\n**Note:**\nKeep `debug` off.');
   });
+
+  it('keeps the text of reStructuredText directives that carry it (options, tables, domain objects)', () => {
+    const parsed = parseDocument('Flags\n=====\n\n.. option:: --verbose\n\n   Print every file.\n\n.. py:function:: run(x)\n\n   Runs x.\n\n.. image:: logo.png\n   :alt: logo\n', 'rst');
+    const [chunk] = chunkMarkdown(parsed.body);
+    expect(chunk!.text).toBe('`--verbose`\n\nPrint every file.\n\n`run(x)`\n\nRuns x.');
+  });
 });
