@@ -36,7 +36,34 @@ function render(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
 }
 
+/** The path of the first string in `value` that is not well-formed UTF-16 (an unpaired surrogate), if any. */
+function unpairedSurrogate(value: unknown, at: string[] = []): string[] | undefined {
+  if (typeof value === 'string') return /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(value) ? at : undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = unpairedSurrogate(value[i], [...at, String(i)]);
+      if (found) return found;
+    }
+  } else if (value && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      const found = unpairedSurrogate(v, [...at, k]);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
 export async function invokeTool(tool: AnyTool, rawArgs: unknown, env: CallEnvironment): Promise<ToolCallOutcome> {
+  // Text that is not valid Unicode (a lone surrogate, as JSON's \ud800 escape allows) cannot be encoded into a
+  // URL, a file or a request: refused before anything runs.
+  const broken = unpairedSurrogate(rawArgs);
+  if (broken) {
+    return {
+      ok: false,
+      code: 'invalid_arguments',
+      message: `Invalid arguments for ${tool.name}: \`${broken.join('.') || 'arguments'}\` contains an unpaired UTF-16 surrogate, which is not text. Send valid Unicode.`,
+    };
+  }
   const parsed = effectiveInput(tool).safeParse(rawArgs ?? {});
   if (!parsed.success) {
     return {

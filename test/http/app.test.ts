@@ -189,6 +189,12 @@ describe('POST /v1/tools/:name', () => {
     const bad = await rest('calculator', { operation: 'power', a: 1, b: 2 }, acme);
     expect(bad.status).toBe(400);
     expect(bad.json()).toEqual({ ok: false, error: { code: 'invalid_arguments', message: expect.stringMatching(/^Invalid arguments for calculator: `operation`/) } });
+    // A lone surrogate (JSON allows "\ud800") is not text: 400, before the tool runs (it was a 500 from encodeURIComponent).
+    for (const [tool, args] of [['encyclopedia', { title: 'Ada \ud800 Lovelace' }], ['file_operations', { operation: 'write', path: 'a\udc00.txt', content: 'x' }], ['rag_query', { question: 'why?', keywords: ['ok', '\ud83d'] }]] as const) {
+      const broken = await rest(tool, args, acme);
+      expect([broken.status, broken.json().error.code], tool).toEqual([400, 'invalid_arguments']);
+      expect(broken.json().error.message).toMatch(/contains an unpaired UTF-16 surrogate/);
+    }
     const notObject = await rest('calculator', [1, 2], acme);
     expect(notObject.status).toBe(400);
     const byZero = await rest('calculator', { operation: 'divide', a: 1, b: 0 }, acme);
