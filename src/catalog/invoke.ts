@@ -129,7 +129,8 @@ export async function invokeTool(tool: AnyTool, rawArgs: unknown, env: CallEnvir
     return { ok: true, value: result.value, text: result.text ?? render(result.value), structured: false };
   } catch (error) {
     if (error instanceof ToolError) {
-      log.info({ code: error.code }, error.message);
+      // A confirmation token is a bearer credential for one call: it goes to the caller, never to the logs.
+      log.info({ code: error.code }, error instanceof ConfirmationRequiredError ? `confirmation required: ${error.summary}` : error.message);
       return { ok: false, code: error.code, message: error.message, details: error.details };
     }
     if (ctx.signal.aborted) {
