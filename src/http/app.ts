@@ -71,11 +71,29 @@ export class HttpApp {
     this.modules = options.modules ?? ROUTE_MODULES;
     this.checks = options.checks ?? AUTHENTICATED_CHECKS;
     this.router = new Router(this.modules.flatMap((m) => m.routes));
-    this.server = createServer((req, res) => void this.handle(req, res));
+    // Slow-client defence: a connection must send its request head and body in bounded time, idle
+    // keep-alive connections close, timeouts are checked every second, and the number of connections is capped.
+    const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxConnections } = runtime.config.http;
+    this.server = createServer(
+      {
+        headersTimeout: headersTimeoutMs,
+        requestTimeout: Math.max(requestTimeoutMs, headersTimeoutMs),
+        keepAliveTimeout: keepAliveTimeoutMs,
+        connectionsCheckingInterval: Math.min(1000, headersTimeoutMs),
+      },
+      (req, res) => void this.handle(req, res),
+    );
+    this.server.maxConnections = maxConnections;
     this.server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
       if (error.code === 'ECONNRESET' || !socket.writable) return socket.destroy();
-      const body = JSON.stringify({ error: { code: 'bad_request', message: 'Malformed HTTP request.' } });
-      socket.end(`HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+      const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+      const body = JSON.stringify(
+        timedOut
+          ? { error: { code: 'request_timeout', message: 'The request did not arrive in time (DOCENT_HTTP_HEADERS_TIMEOUT_MS / DOCENT_HTTP_REQUEST_TIMEOUT_MS); send it at once.' } }
+          : { error: { code: 'bad_request', message: 'Malformed HTTP request.' } },
+      );
+      const status = timedOut ? '408 Request Timeout' : '400 Bad Request';
+      socket.end(`HTTP/1.1 ${status}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
     });
   }
 
