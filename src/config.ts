@@ -48,6 +48,7 @@ export const ConfigSchema = z.object({
     requestTimeoutMs: z.coerce.number().int().min(100),
     keepAliveTimeoutMs: z.coerce.number().int().min(100),
     maxConnections: z.coerce.number().int().min(1),
+    sessionsPerTenant: z.coerce.number().int().min(1),
   }),
   policy: z.object({
     agentEnv: bool,
@@ -122,6 +123,7 @@ export const SETTINGS: readonly Setting[] = [
   { path: 'http.headersTimeoutMs', env: ['DOCENT_HTTP_HEADERS_TIMEOUT_MS'], default: 10000, doc: 'A connection that has not sent its whole request head within this many milliseconds is closed (slow-client defence).' },
   { path: 'http.requestTimeoutMs', env: ['DOCENT_HTTP_REQUEST_TIMEOUT_MS'], default: 120000, doc: 'A request whose head and body have not arrived within this many milliseconds is closed (large uploads need it long enough).' },
   { path: 'http.keepAliveTimeoutMs', env: ['DOCENT_HTTP_KEEPALIVE_TIMEOUT_MS'], default: 5000, doc: 'An idle keep-alive connection is closed after this many milliseconds.' },
+  { path: 'http.sessionsPerTenant', env: ['DOCENT_MCP_SESSIONS_PER_TENANT'], default: 64, doc: 'MCP sessions one tenant may hold open at once on /mcp; past it the tenant\'s oldest idle session is closed, or, when none is idle, initialize is refused with 429.' },
   { path: 'http.maxConnections', env: ['DOCENT_HTTP_MAX_CONNECTIONS'], default: 1024, doc: 'Open connections the HTTP server accepts at once; beyond it new ones are dropped.' },
   { path: 'policy.agentEnv', env: ['SERVICE_AGENT', 'CLAUDE_CODE', 'CURSOR_AGENT'], default: false, doc: 'Any of these set (stdio) marks the caller as an agent.' },
   { path: 'policy.paidCallBudget', env: ['DOCENT_PAID_CALL_BUDGET'], default: 20, doc: 'Paid calls auto-confirmed per tenant in agent mode before explicit confirmation is needed.' },

@@ -95,6 +95,24 @@ export class McpEndpoint {
       rpcError(ctx.res, 400, -32000, 'Bad Request: no Mcp-Session-Id header. Send "initialize" first and then the session id it returns.');
       return;
     }
+    // Per tenant first, so that one tenant cannot fill the server's cap and lock the others out.
+    const cap = this.runtime.config.http.sessionsPerTenant;
+    const tenant = ctx.caller.tenant;
+    const mine = () => [...this.sessions.values()].filter((s) => s.tenant === tenant && !s.closed);
+    if (mine().length >= cap) {
+      const idle = mine().filter((s) => s.open === 0).sort((a, b) => a.lastSeen - b.lastSeen);
+      for (const session of idle.slice(0, mine().length - cap + 1)) await this.end(session, 'evicted (tenant session cap)');
+    }
+    if (mine().length >= cap) {
+      rpcError(
+        ctx.res,
+        429,
+        -32000,
+        `Tenant "${tenant}" already holds ${cap} open MCP sessions, the most one tenant may (DOCENT_MCP_SESSIONS_PER_TENANT), each with a request or stream open. Close sessions you no longer use (DELETE /mcp with their Mcp-Session-Id) and retry.`,
+        { 'retry-after': '30' },
+      );
+      return;
+    }
     if (this.sessions.size >= MAX_SESSIONS) this.sweep(true);
     if (this.sessions.size >= MAX_SESSIONS) {
       rpcError(ctx.res, 503, -32000, 'Too many open MCP sessions on this server; retry shortly.', { 'retry-after': '30' });
