@@ -4,6 +4,7 @@
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Runtime } from '../runtime.js';
+import { LineLimit, MAX_STDIO_MESSAGE_BYTES } from './line-limit.js';
 import { createMcpServer } from './server.js';
 
 /** How long after connecting the startup line is written (see `announce`). */
@@ -19,7 +20,15 @@ export async function serveStdio(runtime: Runtime): Promise<void> {
     serverRequests: true,
     identify: () => ({ tenant: config.tenant, tenantBound: false, agentMode: config.policy.agentEnv }),
   });
-  const transport = new StdioServerTransport();
+  // Oversized lines are answered with an error and dropped before the SDK's read buffer sees them.
+  const input = process.stdin.pipe(
+    new LineLimit(MAX_STDIO_MESSAGE_BYTES, (bytes, id) => {
+      logger.warn({ bytes, id }, 'stdio message over the size limit; refused');
+      const message = `Message too large: ${bytes} bytes, the most one JSON-RPC message on stdio may be is ${MAX_STDIO_MESSAGE_BYTES} bytes. Send less (split the work, or pass large content by reference).`;
+      process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code: -32600, message } })}\n`);
+    }),
+  );
+  const transport = new StdioServerTransport(input as unknown as typeof process.stdin);
   // The startup line is written shortly after connecting, or at shutdown if that comes first: the logger
   // (pino) loads on first use, and the host's first requests (initialize, tools/list) should not wait for it.
   let announced = false;

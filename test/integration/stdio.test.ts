@@ -112,6 +112,11 @@ describe('stdout of docent serve', () => {
     await answered(2);
     send({ jsonrpc: '2.0', id: 3, method: 'no/such/method' });
     await answered(3);
+    // A line over the size limit (9 MiB) is answered with an error for its id, and the session goes on.
+    send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'calculator', arguments: { operation: 'add', a: 1, b: 2, pad: 'x'.repeat(9 * 1024 * 1024) } } });
+    await answered(4);
+    send({ jsonrpc: '2.0', id: 5, method: 'ping' });
+    await answered(5);
     child.stdin.end();
     await new Promise((resolve) => child.once('close', resolve));
 
@@ -120,6 +125,8 @@ describe('stdout of docent serve', () => {
     for (const line of lines) expect((JSON.parse(line) as { jsonrpc: string }).jsonrpc).toBe('2.0');
     const byId = new Map(lines.map((l) => JSON.parse(l) as { id?: number; error?: { code: number } }).map((m) => [m.id, m]));
     expect(byId.get(3)!.error!.code).toBe(ErrorCode.MethodNotFound);
+    expect(byId.get(4)!.error).toMatchObject({ code: ErrorCode.InvalidRequest, message: expect.stringMatching(/^Message too large: \d+ bytes, the most one JSON-RPC message on stdio may be is 8388608 bytes/) });
+    expect(byId.get(5)).toMatchObject({ result: {} });
     expect(err).toMatch(/"msg":"docent MCP server on stdio"/);
     expect(err).toMatch(/Division by zero/);
   });
