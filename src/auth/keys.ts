@@ -57,8 +57,19 @@ export function publicInfo(record: ApiKeyRecord): ApiKeyInfo {
   return info;
 }
 
+/**
+ * Keys are verified against an in-memory snapshot of the key table (id → record), so authentication costs a
+ * map lookup and a hash, not a database query. The snapshot is reloaded when it is older than this: a key
+ * revoked or created by another process (`docent keys revoke` beside a running server) is seen within it.
+ */
+export const KEY_SNAPSHOT_MS = 5_000;
+/** An unknown id reloads the snapshot at most this often (a key created a moment ago elsewhere), so a flood of made-up keys costs no queries. */
+const UNKNOWN_RELOAD_MS = 1_000;
+
 export class ApiKeys {
   private readonly lastUsedWrites = new Map<string, number>();
+  private snapshot?: { at: number; byId: Map<string, KeyRow> };
+  private loading?: Promise<{ at: number; byId: Map<string, KeyRow> }>;
 
   constructor(private readonly table: RecordTable<KeyRow>, private readonly now: () => Date = () => new Date()) {}
 
@@ -84,14 +95,27 @@ export class ApiKeys {
       last_used_at: null,
     };
     await this.table.insert([record]);
+    this.snapshot?.byId.set(id, record);
     return { key, record: publicInfo(record) };
+  }
+
+  /** The snapshot of every key, reloaded (once, however many callers wait) when older than `maxAge`. */
+  private async keys(maxAge = KEY_SNAPSHOT_MS): Promise<Map<string, KeyRow>> {
+    const now = this.now().getTime();
+    if (this.snapshot && now - this.snapshot.at < maxAge) return this.snapshot.byId;
+    this.loading ??= this.table
+      .find({})
+      .then((rows) => (this.snapshot = { at: now, byId: new Map(rows.map((r) => [r.id, r])) }))
+      .finally(() => (this.loading = undefined));
+    return (await this.loading).byId;
   }
 
   /** The record of a valid, unrevoked key; undefined for anything else. Notes the use (best effort). */
   async verify(key: string): Promise<ApiKeyInfo | undefined> {
     const id = keyId(key);
     if (!id) return undefined;
-    const [record] = await this.table.find({ id }, { limit: 1 });
+    let record = (await this.keys()).get(id);
+    if (!record) record = (await this.keys(UNKNOWN_RELOAD_MS)).get(id);
     if (!record) return undefined;
     const stored = Buffer.from(record.hash, 'hex');
     const given = hashKey(key);
@@ -121,7 +145,10 @@ export class ApiKeys {
       const [record] = await this.table.find({ id }, { limit: 1 });
       if (!record) return 'not_found';
       if (record.revoked_at !== null) return 'already_revoked';
-      await this.table.update({ id }, { revoked_at: this.now().toISOString() });
+      const revokedAt = this.now().toISOString();
+      await this.table.update({ id }, { revoked_at: revokedAt });
+      const cached = this.snapshot?.byId.get(id);
+      if (cached) cached.revoked_at = revokedAt;
       return 'revoked';
     });
   }

@@ -2,7 +2,7 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_KEYS_TABLE, ApiKeys, keyId, LAST_USED_RESOLUTION_MS } from '../../src/auth/keys.js';
+import { API_KEYS_TABLE, ApiKeys, KEY_SNAPSHOT_MS, keyId, LAST_USED_RESOLUTION_MS } from '../../src/auth/keys.js';
 import type { ApiKeyRecord } from '../../src/auth/types.js';
 import { openStore, type Store } from '../../src/storage/store.js';
 import { silentLogger } from '../../src/logging.js';
@@ -88,4 +88,20 @@ describe('ApiKeys', () => {
     expect(await keys.revoke("x' OR '1'='1")).toBe('not_found');
     expect((await keys.list('delta'))[0]!.revoked_at).not.toBeNull();
   });
+
+  it('verifies from memory: a key revoked or created by another process is seen within KEY_SNAPSHOT_MS', async () => {
+    // Another process's view of the same table (as `docent keys revoke` beside a running server).
+    const other = new ApiKeys(await store.records(API_KEYS_TABLE), () => new Date(clock));
+    const { key, record } = await keys.create({ tenant: 'epsilon' });
+    expect(await other.verify(key)).toBeDefined();
+    expect(await keys.revoke(record.id)).toBe('revoked');
+    // Within the bound the other process may still accept it; past it, never.
+    clock += KEY_SNAPSHOT_MS;
+    expect(await other.verify(key)).toBeUndefined();
+    // A key created elsewhere verifies without waiting for the bound.
+    const created = await keys.create({ tenant: 'epsilon' });
+    clock += 2_000;
+    expect(await other.verify(created.key)).toBeDefined();
+  });
 });
+
