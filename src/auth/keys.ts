@@ -68,6 +68,7 @@ const UNKNOWN_RELOAD_MS = 1_000;
 
 export class ApiKeys {
   private readonly lastUsedWrites = new Map<string, number>();
+  private readonly pendingWrites = new Set<Promise<unknown>>();
   private snapshot?: { at: number; byId: Map<string, KeyRow> };
   private loading?: Promise<{ at: number; byId: Map<string, KeyRow> }>;
 
@@ -130,8 +131,15 @@ export class ApiKeys {
     const last = Math.max(record.last_used_at ? Date.parse(record.last_used_at) : 0, this.lastUsedWrites.get(record.id) ?? 0);
     if (now.getTime() - last < LAST_USED_RESOLUTION_MS) return;
     this.lastUsedWrites.set(record.id, now.getTime());
-    // Not awaited: a request never waits for, or fails because of, this bookkeeping.
-    this.table.update({ id: record.id }, { last_used_at: now.toISOString() }).catch(() => this.lastUsedWrites.delete(record.id));
+    // Not awaited: a request never waits for, or fails because of, this bookkeeping (settled() waits for it).
+    const write = this.table.update({ id: record.id }, { last_used_at: now.toISOString() }).catch(() => this.lastUsedWrites.delete(record.id));
+    this.pendingWrites.add(write);
+    void write.finally(() => this.pendingWrites.delete(write));
+  }
+
+  /** Resolves when the last-used notes written so far have landed (before closing the store). */
+  async settled(): Promise<void> {
+    await Promise.all([...this.pendingWrites]);
   }
 
   /** Every key (or one tenant's), oldest first, without hashes. */

@@ -107,9 +107,18 @@ export class Store {
     let table = this.tables.get(name);
     if (!table) {
       table = this.mutex.run(`create:${name}`, async () => {
-        const names = await this.db.tableNames();
-        if (names.includes(name)) return this.db.openTable(name);
-        return this.db.createEmptyTable(name, schema, { existOk: true });
+        // Another process may be creating the same table right now: its folder is listed before its first
+        // version is written, and opening it then fails. Such a table is retried briefly before giving up.
+        for (let attempt = 0; ; attempt++) {
+          const names = await this.db.tableNames();
+          try {
+            if (names.includes(name)) return await this.db.openTable(name);
+            return await this.db.createEmptyTable(name, schema, { existOk: true });
+          } catch (error) {
+            if (attempt >= 6) throw error;
+            await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
+          }
+        }
       });
       this.tables.set(name, table);
       table.catch(() => this.tables.delete(name));

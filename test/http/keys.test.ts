@@ -18,7 +18,9 @@ beforeAll(async () => {
   store = await openStore(path.join(root, 'data'), silentLogger());
   keys = new ApiKeys(await store.records(API_KEYS_TABLE), () => new Date(clock));
 });
+const others: ApiKeys[] = [];
 afterAll(async () => {
+  await Promise.all([keys, ...others].map((k) => k.settled()));
   await store.close();
   await rm(root, { recursive: true, force: true });
 });
@@ -92,6 +94,7 @@ describe('ApiKeys', () => {
   it('verifies from memory: a key revoked or created by another process is seen within KEY_SNAPSHOT_MS', async () => {
     // Another process's view of the same table (as `docent keys revoke` beside a running server).
     const other = new ApiKeys(await store.records(API_KEYS_TABLE), () => new Date(clock));
+    others.push(other);
     const { key, record } = await keys.create({ tenant: 'epsilon' });
     expect(await other.verify(key)).toBeDefined();
     expect(await keys.revoke(record.id)).toBe('revoked');
