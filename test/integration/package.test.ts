@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +31,10 @@ describe('the packed package', () => {
   it('ships the built code, the manifest and the docs, not tests, sources or evaluation corpora', () => {
     expect(files).toEqual(expect.arrayContaining(['dist/src/cli/main.js', 'dist/.well-known/agent-manifest.json', 'dist/catalog.json', 'README.md', 'package.json']));
     expect(files.filter((f) => /^(test|src|scripts|tools)\//.test(f) || f.includes('corpora'))).toEqual([]);
+  });
+
+  it('leaves the built CLI executable, so npx docent works in the clone itself', async () => {
+    expect((await stat(path.join(ROOT, 'dist', 'src', 'cli', 'main.js'))).mode & 0o111).not.toBe(0);
   });
 
   it('runs the CLI and loads the client library in an empty project', async () => {
