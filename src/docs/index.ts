@@ -428,7 +428,7 @@ export class DocIndex {
   private async currentStats(): Promise<CorpusStats> {
     const generation = await this.store.generation();
     if (!this.stats || generation !== this.statsGeneration) {
-      this.stats = new CorpusStats(await this.store.documents(), this.analysis.stemmer);
+      this.stats = new CorpusStats(await this.store.documents());
       this.statsGeneration = generation;
     }
     return this.stats;

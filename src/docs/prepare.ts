@@ -60,30 +60,6 @@ export function identifiersOf(text: string, stemmer: Stemmer): Set<string> {
   return out;
 }
 
-const LINK_TEXT = /\[([^\]\n]{1,40})\]\(https?:/g;
-const PROSE_WORD = /[A-Za-z][A-Za-z0-9]*/g;
-
-/**
- * Terms the document writes as names: one-word texts of outbound links (`[winston](https://…)`) and
- * MixedCase words of its prose (`PostgreSQL`, `TypeScript`).
- * A question that names one of them is about that thing, and a passage that does not mention it does not
- * answer it.
- */
-export function namesOf(markdown: string, stemmer: Stemmer): Set<string> {
-  const out = new Set<string>();
-  const prose = markdown.replace(/^(`{3,}|~{3,})[^\n]*\n[\s\S]*?\n\1$/gm, ' ').replace(/`[^`\n]*`/g, ' ');
-  for (const m of prose.matchAll(LINK_TEXT)) {
-    const text = m[1]!.trim();
-    const [whole] = /^[A-Za-z][\w.-]*$/.test(text) ? analyze(text, { stemmer }) : [];
-    if (whole) out.add(whole.term);
-  }
-  for (const m of prose.matchAll(PROSE_WORD)) {
-    const word = m[0];
-    if (/[a-z][A-Z]/.test(word)) out.add(word.toLowerCase());
-  }
-  return out;
-}
-
 /**
  * The title field's terms: words lower-cased and only their plural stripped, so that a title is matched by
  * the words it has, not by whatever Porter stemming folds onto them (`general` and `generate` both → `gener`).
@@ -164,7 +140,7 @@ export function prepareDocument(input: PrepareInput, options: AnalysisOptions = 
       updated_at: new Date().toISOString(),
       vocab: JSON.stringify(Object.fromEntries(vocab)),
       idents: [...idents].join(' '),
-      names: [...namesOf(parsed.body, options.stemmer)].join(' '),
+      names: '',
       title_terms: titleTerms([titleWords(input.title), parsed.title ?? '', root, parsed.description ?? ''].join(' \n ')),
     },
     chunks,

@@ -4,16 +4,12 @@
  * identifier the documentation mentions (for "the documentation has no `rotateFiles`").
  */
 import type { DocumentRow } from '../storage/chunks.js';
-import { titleWords } from './prepare.js';
-import { analyze, type Stemmer } from './tokens.js';
 
 export interface CurrentDocument {
   id: string;
   title: string;
   url?: string;
   version: string;
-  /** Analysed words of the title (folder and file name), as the heading field holds them. */
-  titleTerms: Set<string>;
   /** Identifiers and code words of the document. */
   idents: Set<string>;
   /** Number of chunks of the document. */
@@ -35,7 +31,6 @@ export class CorpusStats {
   readonly docs = new Map<string, CurrentDocument>();
   readonly df = new Map<string, number>();
   readonly idents = new Set<string>();
-  readonly names = new Set<string>();
   /** Number of documents each term occurs in. */
   readonly docFreq = new Map<string, number>();
   /** Number of chunks. */
@@ -45,12 +40,11 @@ export class CorpusStats {
   private readonly titleDf = new Map<string, number>();
   private titleLength = 0;
 
-  constructor(rows: DocumentRow[], private readonly stemmer: Stemmer) {
+  constructor(rows: DocumentRow[]) {
     for (const row of rows) {
-      const titleTerms = new Set(analyze(titleWords(row.title), { stemmer }).map((t) => t.term));
       const idents = new Set(row.idents ? row.idents.split(' ') : []);
       this.docs.set(row.doc_id, {
-        id: row.doc_id, title: row.title, url: row.url ?? undefined, version: row.version, titleTerms, idents,
+        id: row.doc_id, title: row.title, url: row.url ?? undefined, version: row.version, idents,
         chunks: row.chunks, chunkFrequency: lazyVocab(row.vocab),
       });
       this.chunks += row.chunks;
@@ -62,7 +56,6 @@ export class CorpusStats {
         }
       }
       for (const id of idents) this.idents.add(id);
-      if (row.names) for (const n of row.names.split(' ')) this.names.add(n);
       const words = (row.title_terms ?? '').split(' ').filter(Boolean);
       const tf = new Map<string, number>();
       for (const w of words) tf.set(w, (tf.get(w) ?? 0) + 1);

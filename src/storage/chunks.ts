@@ -34,7 +34,7 @@ export interface DocumentRow {
   vocab: string;
   /** Distinct identifiers and code words of the document, space-separated (the identifier check). */
   idents: string;
-  /** Distinct terms the document writes as names (link texts, capitalised mid-sentence), space-separated. */
+  /** No longer written (empty): kept so that tables written before stay readable and writable. */
   names: string;
   /** The title field: path words, title, top heading and description, analysed (src/docs/prepare.ts titleTerms). */
   title_terms: string;

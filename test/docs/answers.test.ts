@@ -30,7 +30,7 @@ function passage(text: string, options: { doc?: string; chunks?: number; everywh
   const chunks = options.chunks ?? 10;
   const candidate = {
     chunk: { chunk_id: `${text.length}:${text.slice(0, 12)}`, doc_id: options.doc ?? 'd', version: 'v', ord: 0, section: '', text, body_terms: '', head_terms: '' },
-    doc: { id: options.doc ?? 'd', title: `${options.doc ?? 'd'}.md`, version: 'v', titleTerms: new Set<string>(), idents: new Set<string>(), chunks, chunkFrequency: (t: string) => (everywhere.has(t) ? chunks : 1) },
+    doc: { id: options.doc ?? 'd', title: `${options.doc ?? 'd'}.md`, version: 'v', idents: new Set<string>(), chunks, chunkFrequency: (t: string) => (everywhere.has(t) ? chunks : 1) },
     bm25: 1,
     coverage: 0,
     matched: new Set<string>(),

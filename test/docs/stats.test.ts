@@ -20,7 +20,6 @@ describe('the title field', () => {
       row('commands/generate.md', { generat: 2 }, titleTerms('commands generate Generate a project')),
       row('guides/general-settings.md', { general: 2 }, titleTerms('guides general-settings General settings of the tool, explained at length for every reader')),
     ],
-    'porter',
   );
 
   it('scores the documents whose title holds a question word, rarer words more', () => {
@@ -35,7 +34,7 @@ describe('the title field', () => {
   });
 
   it('normalises by title length: the same word weighs more in a short title', () => {
-    const s = new CorpusStats([row('a.md', {}, 'token'), row('b.md', {}, 'token of the very long title with many words'), row('c.md', {}, 'other')], 'porter');
+    const s = new CorpusStats([row('a.md', {}, 'token'), row('b.md', {}, 'token of the very long title with many words'), row('c.md', {}, 'other')]);
     const scores = s.titleScores(['token'], 1.2, 0.75);
     expect(scores.get('a.md')!).toBeGreaterThan(scores.get('b.md')!);
   });
@@ -54,8 +53,8 @@ describe('spelling', () => {
   });
 
   it('searches a question word as the documentation spells it, and only then', () => {
-    const stats = new CorpusStats([row('a.md', { initi: 2, color: 1 }), row('b.md', { other: 1 })], 'porter');
-    const terms = queryTerms('How do I initialise the colour?', stats, 'porter');
+    const stats = new CorpusStats([row('a.md', { initi: 2, color: 1 }), row('b.md', { other: 1 })]);
+    const terms = queryTerms('How do I initialise the colour?', stats);
     expect(terms.map((t) => [t.term, t.surface, t.known])).toEqual([['initi', 'initialise', true], ['color', 'colour', true]]);
     expect(queryTerms('How do I initialise the colour?', stats, 'porter', { spelling: false }).every((t) => !t.known)).toBe(true);
   });
