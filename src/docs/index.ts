@@ -24,7 +24,7 @@ import { generateAnswer, type Complete, type Passage } from './generate.js';
 import { findSource, readText, urlFor } from './ingest.js';
 import { documentId, hashOf, prepareDocument, resolveContentType, titleTerms, type AnalysisOptions, type PreparedDocument } from './prepare.js';
 import { questionIdentifiers, queryTerms, type QueryTerm } from './question.js';
-import { coverageOf, relatedDocuments, retrieve, type Candidate, type RankedDocument, type Retrieval } from './search.js';
+import { matchOf, relatedDocuments, retrieve, type Candidate, type RankedDocument, type Retrieval } from './search.js';
 import { nonNounWords } from './pos.js';
 import { analyze } from './tokens.js';
 import { tuningWithout, type Tuning } from './tuning.js';
@@ -467,9 +467,10 @@ export class DocIndex {
     // Alternative wordings (the caller's keywords, a model's rewrite) that found the passages: the evidence
     // is also read with their words, and the stronger reading decides (never against a missing identifier).
     if (options.alternatives?.length && !evidence.missingStrong.length) {
-      const altTerms = queryTerms(options.alternatives.join('\n'), stats, stemmer, { spelling: this.tuning.spelling }).filter((t) => t.known);
+      const wording = options.alternatives.join('\n');
+      const altTerms = queryTerms(wording, stats, stemmer, { spelling: this.tuning.spelling }).filter((t) => t.known);
       if (altTerms.length) {
-        const alt = gatherEvidence(options.alternatives.join('\n'), readWith(retrieval, altTerms), [], stats);
+        const alt = gatherEvidence(wording, readWith(retrieval, altTerms), [], stats);
         if (answersProbability(alt.values, this.calibration) > answersProbability(evidence.values, this.calibration)) evidence = alt;
       }
     }
@@ -616,11 +617,7 @@ export class DocIndex {
 
 /** The same retrieval read with other terms: which of them each passage matches, and their coverage. */
 function readWith(retrieval: Retrieval, terms: QueryTerm[]): Retrieval {
-  const read = (c: Candidate): Candidate => {
-    const present = new Set(`${c.chunk.body_terms} ${c.chunk.head_terms}`.split(' '));
-    const matched = new Set(terms.filter((t) => present.has(t.term)).map((t) => t.term));
-    return { ...c, matched, coverage: coverageOf(terms, (t) => matched.has(t)) };
-  };
+  const read = (c: Candidate): Candidate => ({ ...c, ...matchOf(c.chunk, terms) });
   const candidates = retrieval.candidates.map(read);
   const byChunk = new Map(candidates.map((c) => [c.chunk.chunk_id, c]));
   const documents = retrieval.documents.map((d) => ({ ...d, chunks: d.chunks.map((c) => byChunk.get(c.chunk.chunk_id) ?? read(c)) }));

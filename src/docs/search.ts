@@ -8,7 +8,6 @@
  * reciprocal rank; a rewritten question or the caller's keywords are searched beside the question and their
  * BM25 added at a lower weight.
  */
-import { createHash } from 'node:crypto';
 import type { ChunkRow, ChunkStore } from '../storage/chunks.js';
 import { analyze, type Stemmer } from './tokens.js';
 import type { QueryTerm } from './question.js';
@@ -47,8 +46,11 @@ export interface Retrieval {
   documents: RankedDocument[];
 }
 
-function termSet(chunk: ChunkRow): Set<string> {
-  return new Set(`${chunk.body_terms} ${chunk.head_terms}`.split(' '));
+/** Which of the terms a passage holds (body or headings), and the IDF-weighted share of them that is. */
+export function matchOf(chunk: ChunkRow, terms: QueryTerm[]): { matched: Set<string>; coverage: number } {
+  const present = new Set(`${chunk.body_terms} ${chunk.head_terms}`.split(' '));
+  const matched = new Set(terms.filter((t) => present.has(t.term)).map((t) => t.term));
+  return { matched, coverage: coverageOf(terms, (t) => matched.has(t)) };
 }
 
 /** Weighted share of the question found (`present`); each term weighs its IDF unless `weight` says otherwise. */
@@ -85,21 +87,19 @@ export async function retrieve(store: ChunkStore, stats: CorpusStats, input: Ret
   const boosts = [1, tuning.headingBoost];
   const hits = query || input.extra?.query ? await store.search(query, ['body_terms', 'head_terms'], boosts, tuning.pool, input.extra) : [];
   const byId = new Map<string, { chunk: ChunkRow; bm25: number; ftsRank?: number; vecRank?: number; copies: string[] }>();
-  const seenText = new Map<string, { copies: string[] }>();
+  // With dedupe, a passage's text is its identity: a copy in another page only notes that page.
+  const byText = new Map<string, { copies: string[] }>();
   let rank = 0;
   for (const h of hits) {
     if (!stats.isCurrent(h.doc_id, h.version)) continue;
-    if (tuning.dedupe) {
-      const key = createHash('sha1').update(h.text).digest('base64');
-      const first = seenText.get(key);
-      if (first) {
-        if (!first.copies.includes(h.doc_id)) first.copies.push(h.doc_id);
-        continue;
-      }
-      const entry = { chunk: h as ChunkRow, bm25: h.score, ftsRank: rank++, copies: [] as string[] };
-      seenText.set(key, entry);
-      byId.set(h.chunk_id, entry);
-    } else byId.set(h.chunk_id, { chunk: h, bm25: h.score, ftsRank: rank++, copies: [] });
+    const first = tuning.dedupe ? byText.get(h.text) : undefined;
+    if (first) {
+      if (!first.copies.includes(h.doc_id)) first.copies.push(h.doc_id);
+      continue;
+    }
+    const entry = { chunk: h as ChunkRow, bm25: h.score, ftsRank: rank++, copies: [] as string[] };
+    if (tuning.dedupe) byText.set(h.text, entry);
+    byId.set(h.chunk_id, entry);
   }
   if (vectorHits?.length) {
     const current = vectorHits.filter((v) => stats.isCurrent(v.doc_id, v.version));
@@ -119,9 +119,7 @@ export async function retrieve(store: ChunkStore, stats: CorpusStats, input: Ret
   const candidates: Candidate[] = [];
   for (const entry of byId.values()) {
     const doc = stats.docs.get(entry.chunk.doc_id)!;
-    const present = termSet(entry.chunk);
-    const matched = new Set(terms.filter((t) => present.has(t.term)).map((t) => t.term));
-    const coverage = coverageOf(terms, (t) => matched.has(t));
+    const { matched, coverage } = matchOf(entry.chunk, terms);
     let base = entry.bm25;
     let fused: number | undefined;
     if (fusing) {
