@@ -327,8 +327,10 @@ export class DocIndex {
    */
   private async embedderChecked(purpose: 'read' | 'write' = 'read'): Promise<Embedder | undefined> {
     if (!this.options.embedder) return undefined;
+    // Once checked against the stored model, every later query reuses the result (no meta read per query).
+    if (this.embedderPromise) return this.embedderPromise;
     const storedModel = await this.store.getMeta('embedding_model');
-    if (storedModel && this.embedderPromise === undefined) {
+    if (storedModel) {
       const configured = (await this.loadEmbedder()).model;
       if (storedModel !== configured) {
         if (purpose === 'read') {
