@@ -110,12 +110,13 @@ export class Store {
         // Another process may be creating the same table right now: its folder is listed before its first
         // version is written, and opening it then fails. Such a table is retried briefly before giving up.
         for (let attempt = 0; ; attempt++) {
-          const names = await this.db.tableNames();
           try {
-            if (names.includes(name)) return await this.db.openTable(name);
+            if ((await this.db.tableNames()).includes(name)) return await this.db.openTable(name);
             return await this.db.createEmptyTable(name, schema, { existOk: true });
           } catch (error) {
-            if (attempt >= 6) throw error;
+            // Only a table that is listed (being created elsewhere) is worth another try; any other failure
+            // (a data directory that cannot be written, say) is reported at once.
+            if (attempt >= 6 || !(await this.db.tableNames().catch((): string[] => [])).includes(name)) throw error;
             await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
           }
         }
