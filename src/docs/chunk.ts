@@ -209,21 +209,23 @@ export function chunkMarkdown(markdown: string, options: ChunkOptions = DEFAULT_
   // Adjacent whole sections under the same parent share a passage while it stays within maxChars.
   const chunks: Chunk[] = [];
   let current: Chunk | undefined;
+  /** Whether `current` began with a whole section (only those take further sections in). */
+  let currentWhole = false;
   for (const piece of pieces) {
     const name = piece.path.join(SECTION_SEPARATOR);
     const line = `${'#'.repeat(Math.min(6, Math.max(1, piece.path.length)))} ${name}`;
-    const parent = (p: string[]) => p.slice(0, Math.max(0, Math.min(p.length, current!.headings[0]!.length) - 1)).join(SECTION_SEPARATOR);
-    if (
-      current && options.pack === true && piece.whole && (current as Chunk & { whole?: boolean }).whole && piece.path.length &&
-      parent(piece.path) === parent(current.headings[0]!) && current.text.length + line.length + piece.text.length + 4 <= options.maxChars
-    ) {
-      current.text += `\n\n${line}\n\n${piece.text}`;
-      current.headings.push(piece.path);
-      continue;
+    if (current && options.pack === true && piece.whole && currentWhole && piece.path.length) {
+      const first = current.headings[0]!;
+      const parent = (p: string[]) => p.slice(0, Math.max(0, Math.min(p.length, first.length) - 1)).join(SECTION_SEPARATOR);
+      if (parent(piece.path) === parent(first) && current.text.length + line.length + piece.text.length + 4 <= options.maxChars) {
+        current.text += `\n\n${line}\n\n${piece.text}`;
+        current.headings.push(piece.path);
+        continue;
+      }
     }
     current = { section: name, text: piece.text, headings: [piece.path] };
-    (current as Chunk & { whole?: boolean }).whole = piece.whole;
+    currentWhole = piece.whole;
     chunks.push(current);
   }
-  return chunks.map(({ section, text, headings }) => ({ section, text, headings }));
+  return chunks;
 }
