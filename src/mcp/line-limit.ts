@@ -8,10 +8,13 @@ import { Transform, type TransformCallback } from 'node:stream';
 export const MAX_STDIO_MESSAGE_BYTES = 8 * 1024 * 1024;
 
 export class LineLimit extends Transform {
-  /** Bytes of the current (unfinished) line passed on so far, or -1 while dropping an oversized line. */
+  /** The current line's parts held back until its newline (a line is passed on whole, or not at all). */
   private pending: Buffer[] = [];
+  /** Bytes of the current line so far. */
   private length = 0;
+  /** The current line is over the limit: its bytes are counted and dropped. */
   private dropping = false;
+  /** The first bytes of a dropped line, for its request id. */
   private head = '';
 
   constructor(private readonly maxBytes: number, private readonly onTooLong: (bytes: number, id: string | number | null) => void) {
