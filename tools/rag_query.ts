@@ -18,13 +18,13 @@ export function renderQueryResult(result: QueryResult): string {
 }
 
 /** The model of this call (the configured chat endpoint, else the client's through sampling), or none. */
-async function modelFor(ctx: ToolContext, maxTokens: number): Promise<Complete | undefined> {
+async function modelFor(ctx: ToolContext): Promise<Complete | undefined> {
   if (ctx.config.docs.answers === 'extractive') return undefined;
   const access = await ctx.services.model();
   if (!access.endpointConfigured && !ctx.client.sample) return undefined;
   const model = access.resolve(ctx.client);
   return async ({ system, user, signal }) =>
-    (await model.complete({ system, messages: [{ role: 'user', content: user }], signal, maxTokens })).text;
+    (await model.complete({ system, messages: [{ role: 'user', content: user }], signal, maxTokens: 700 })).text;
 }
 
 export const rag_query = defineTool({
@@ -62,7 +62,7 @@ export const rag_query = defineTool({
   ],
   async handler({ question, top_k, keywords }, ctx) {
     const index = await (await ctx.services.docs()).forTenant(ctx.tenant);
-    const complete = await modelFor(ctx, 700);
+    const complete = await modelFor(ctx);
     const alternatives = [...(keywords ?? [])];
     // The calling agent's own model, when its client offers sampling (not inside a sub-agent, whose model
     // already wrote the question for the documentation).
