@@ -135,44 +135,51 @@ export function rstToMarkdownish(text: string): string {
       i += 2;
       continue;
     }
-    const directive = /^\.\.\s+(?:code-block|code|sourcecode)::\s*(\S*)/.exec(line);
-    const literal = !directive && /::\s*$/.test(line) && !/^\.\./.test(line);
+    const indentOf = (l: string) => /^\s*/.exec(l)![0].length;
+    const at = indentOf(line);
+    // A directive's body: the lines after it indented deeper than it (blank lines included), options first.
+    const bodyAfter = (from: number) => {
+      let j = from;
+      while (j < lines.length && /^\s+:[\w-]+:/.test(lines[j]!) && indentOf(lines[j]!) > at) j++;
+      const body: string[] = [];
+      while (j < lines.length && (!lines[j]!.trim() || indentOf(lines[j]!) > at)) body.push(lines[j++]!);
+      while (body.length && !body.at(-1)!.trim()) body.pop();
+      while (body.length && !body[0]!.trim()) body.shift();
+      const indent = Math.min(...body.filter((l) => l.trim()).map(indentOf));
+      return { body: body.map((l) => l.slice(indent)), next: j };
+    };
+    const directive = /^\s*\.\.\s+(?:code-block|code|sourcecode)::\s*(\S*)/.exec(line);
+    const literal = !directive && /::\s*$/.test(line) && !/^\s*\.\./.test(line);
     if (directive || literal) {
       if (literal) out.push(line.replace(/::\s*$/, line.trim() === '::' ? '' : ':'));
-      let j = i + 1;
-      while (j < lines.length && /^\s+:\w+:/.test(lines[j]!)) j++; // directive options
-      while (j < lines.length && !lines[j]!.trim()) j++;
-      const block: string[] = [];
-      while (j < lines.length && (!lines[j]!.trim() || /^\s/.test(lines[j]!))) block.push(lines[j++]!);
-      while (block.length && !block.at(-1)!.trim()) block.pop();
-      if (block.length) {
-        const indent = Math.min(...block.filter((l) => l.trim()).map((l) => /^\s*/.exec(l)![0].length));
-        out.push('', `\`\`\`${directive?.[1] ?? ''}`, ...block.map((l) => l.slice(indent)), '```', '');
+      const { body, next: j } = bodyAfter(i + 1);
+      if (body.length) {
+        out.push('', `\`\`\`${directive?.[1] ?? ''}`, ...body, '```', '');
         i = j;
         continue;
       }
     }
-    const generic = /^\.\.\s+([A-Za-z][\w:-]*)::\s*(.*)$/.exec(line);
-    const comment = !generic && /^\.\.(?:\s|$)/.test(line);
+    const generic = /^\s*\.\.\s+([A-Za-z][\w:-]*)::\s*(.*)$/.exec(line);
+    const comment = !generic && /^\s*\.\.(?:\s|$)/.test(line);
     if (generic || comment) {
       // Directives keep their reading text: admonitions under a label (**Note:**), the others (option,
-      // list-table, only, py:function, …) as their argument and body. Those that carry none (toctree, image,
-      // autodoc, …), comments, link targets and substitutions are dropped with their bodies.
+      // list-table, only, py:function, …) as their argument and body, read as reStructuredText in turn. Those
+      // that carry none (toctree, image, autodoc, …), comments, link targets and substitutions are dropped with
+      // their bodies. A directive that names something (py:data, option, envvar, …) heads its description as a
+      // definition does: "`NAME`: what it is …", so the name and what is said of it are read together.
       const name = generic?.[1]!.toLowerCase() ?? '';
       const keep = Boolean(generic) && !RST_NO_TEXT.has(name) && !name.startsWith('auto');
       const arg = generic?.[2]?.trim() ?? '';
+      const { body, next: j } = bodyAfter(i + 1);
       if (keep) {
+        const text = body.length ? rstToMarkdownish(body.join('\n')).split('\n') : [];
         out.push('');
+        const naming = RST_NAMING.has(name) || name.includes(':');
         if (RST_ADMONITIONS.has(name)) out.push(`**${name[0]!.toUpperCase()}${name.slice(1)}:**${arg ? ` ${rstInline(arg)}` : ''}`);
-        else if (arg) out.push(RST_NAMING.has(name) || name.includes(':') ? `\`${arg}\`` : rstInline(arg));
+        else if (arg && naming && text[0]?.trim() && !text[0].startsWith('```')) out.push(`\`${arg}\`: ${text.shift()!}`);
+        else if (arg) out.push(naming ? `\`${arg}\`${text.length ? ':' : ''}` : rstInline(arg));
+        out.push(...text, '');
       }
-      let j = i + 1;
-      while (j < lines.length && /^\s+:[\w-]+:/.test(lines[j]!)) j++;
-      while (j < lines.length && (!lines[j]!.trim() || /^\s/.test(lines[j]!))) {
-        if (keep) out.push(rstInline(lines[j]!.trim()));
-        j++;
-      }
-      if (keep) out.push('');
       i = j;
       continue;
     }
@@ -202,6 +209,30 @@ export function rstInline(line: string): string {
     .replace(/`([^`]+)`__?(?![`\w])/g, '$1');
 }
 
+/**
+ * Markdown blockquotes read as their content: the `>` markers go (so a list, a table or code fenced inside a
+ * quote is read as one), and a GitHub alert's `[!NOTE]` becomes the label **Note:**. Lines inside a fenced
+ * code block that opened outside a quote are code and stay as they are (`> npm install` is a prompt).
+ */
+export function unquoteMarkdown(text: string): string {
+  let fence: string | undefined;
+  return text
+    .split('\n')
+    .map((line) => {
+      const quoted = fence ? undefined : /^ {0,3}>[!?]?(?: |$)?(.*)$/.exec(line);
+      if (!quoted) {
+        const marker = /^\s{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+        if (marker && (!fence || marker.startsWith(fence))) fence = fence ? undefined : marker;
+        return line;
+      }
+      let inner = quoted[1]!;
+      while (/^ {0,3}>(?: |$)/.test(inner)) inner = inner.replace(/^ {0,3}>(?: |$)?/, '');
+      const alert = /^\[!(\w+)\]\s*(.*)$/.exec(inner.trim());
+      return alert ? `**${alert[1]![0]!.toUpperCase()}${alert[1]!.slice(1).toLowerCase()}:**${alert[2] ? ` ${alert[2]}` : ''}` : inner;
+    })
+    .join('\n');
+}
+
 export function parseDocument(content: string, type: ContentType): ParsedDocument {
   const text = content.replace(/\r\n?/g, '\n');
   if (type === 'html') {
@@ -209,6 +240,6 @@ export function parseDocument(content: string, type: ContentType): ParsedDocumen
     return { body, title };
   }
   const { meta, body } = type === 'markdown' || type === 'text' ? splitFrontMatter(text) : { meta: {}, body: text };
-  const normalised = type === 'rst' ? rstToMarkdownish(body) : body;
+  const normalised = type === 'rst' ? rstToMarkdownish(body) : type === 'markdown' ? unquoteMarkdown(body) : body;
   return { body: normalised, title: meta.title, description: meta.description ?? meta.summary };
 }

@@ -94,6 +94,23 @@ describe('structure-aware chunking', () => {
   it('keeps the text of reStructuredText directives that carry it (options, tables, domain objects)', () => {
     const parsed = parseDocument('Flags\n=====\n\n.. option:: --verbose\n\n   Print every file.\n\n.. py:function:: run(x)\n\n   Runs x.\n\n.. image:: logo.png\n   :alt: logo\n', 'rst');
     const [chunk] = chunkMarkdown(parsed.body);
-    expect(chunk!.text).toBe('`--verbose`\n\nPrint every file.\n\n`run(x)`\n\nRuns x.');
+    expect(chunk!.text).toBe('`--verbose`: Print every file.\n\n`run(x)`: Runs x.');
+  });
+
+  it('reads directives nested in list items and directive bodies (code blocks stay code, notes stay notes)', () => {
+    const rst = 'Debugging\n=========\n\n-   Disable the debugger:\n\n    .. code-block:: python\n\n        app.run(use_debugger=False)\n\n.. py:data:: TIMEOUT\n\n    Seconds to wait.\n\n    .. note::\n       Keep ``TIMEOUT`` short.\n';
+    const [chunk] = chunkMarkdown(parseDocument(rst, 'rst').body);
+    expect(chunk!.text).toContain('```python\napp.run(use_debugger=False)\n```');
+    expect(chunk!.text).toContain('`TIMEOUT`: Seconds to wait.');
+    expect(chunk!.text).toContain('**Note:**');
+    expect(chunk!.text).not.toContain('..');
+  });
+
+  it('reads markdown blockquotes as their content, keeping prompts inside fenced code', () => {
+    const md = '# Guide\n\n> [!NOTE]\n> Restart after changes.\n\n> EXAMPLE:\n>\n> ```python\n> x = 1\n> ```\n\n```sh\n> npm install\n```\n';
+    const body = parseDocument(md, 'markdown').body;
+    expect(body).toContain('**Note:**\nRestart after changes.');
+    expect(body).toContain('EXAMPLE:\n\n```python\nx = 1\n```');
+    expect(body).toContain('```sh\n> npm install\n```');
   });
 });
