@@ -100,7 +100,7 @@ export interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: string;
-  json(): any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  json(): any;
 }
 
 /** An HTTP request with full control of headers (fetch cannot set Host). */
