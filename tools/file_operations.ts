@@ -89,6 +89,8 @@ export const file_operations = defineTool({
   }),
   output,
   side_effects: 'mutating',
+  // The sandbox is on this machine: nothing leaves it.
+  annotations: { openWorldHint: false },
   cost_class: 'free',
   requires_secret: false,
   hints: [

@@ -119,6 +119,8 @@ export const pricing_manager = defineTool({
   }),
   output,
   side_effects: 'none',
+  // create_plan stores a plan (never changes or removes one; an identical repeat is a no-op).
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   cost_class: 'free',
   requires_secret: false,
   hints: [

@@ -99,6 +99,8 @@ export const scheduler = defineTool({
   }),
   output,
   side_effects: 'mutating',
+  // Tasks live in the data directory and are only added or marked done, never removed.
+  annotations: { destructiveHint: false, openWorldHint: false },
   cost_class: 'free',
   requires_secret: false,
   hints: [

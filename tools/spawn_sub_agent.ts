@@ -36,6 +36,8 @@ export const spawn_sub_agent = defineTool({
   }),
   output: SubAgentResultSchema,
   side_effects: 'external',
+  // The child calls tools of its preset, which may write files, post or delete (each under the confirmation policy).
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   cost_class: 'metered',
   requires_secret: false,
   hints: [

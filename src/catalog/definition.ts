@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import type { ToolContext } from './context.js';
+import type { ToolAnnotations } from './schema.js';
 
 export const SIDE_EFFECTS = ['none', 'external', 'external_paid', 'mutating'] as const;
 export type SideEffects = (typeof SIDE_EFFECTS)[number];
@@ -30,6 +31,11 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   cost_class: CostClass;
   requires_secret: boolean;
   hints: string[];
+  /**
+   * MCP annotations that differ from the ones side_effects implies (annotationsFor), for a tool the class
+   * describes only roughly: e.g. a `none` tool that still persists records is not read-only.
+   */
+  annotations?: Partial<Omit<ToolAnnotations, 'title'>>;
   handler(input: z.infer<I>, ctx: ToolContext): Promise<ToolOutput<z.infer<O>>>;
 }
 
