@@ -135,7 +135,7 @@ export async function invokeTool(tool: AnyTool, rawArgs: unknown, env: CallEnvir
     }
     if (error instanceof ConfigError) {
       // The operator's setup (e.g. a data directory that cannot be used): the message names what to fix.
-      log.error({ err: error }, 'tool cannot run with this configuration');
+      log.warn({ problem: error.message }, 'tool cannot run with this configuration');
       return { ok: false, code: 'not_configured', message: `${tool.name} cannot run: ${error.message}` };
     }
     if (ctx.signal.aborted) {
