@@ -66,6 +66,7 @@ function fsError(error: unknown, target: string): unknown {
 export const file_operations = defineTool({
   name: 'file_operations',
   title: 'Workspace files',
+  summary: 'Read, write, list, delete inside `./agent_workspace` (canonicalised paths, 512 KB cap, atomic writes)',
   description:
     'Read, write, list and delete UTF-8 text files in the agent workspace, a sandbox directory on the server ' +
     '(`./agent_workspace` unless the operator chose another; over HTTP each API key\'s tenant has its own ' +

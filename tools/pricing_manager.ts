@@ -88,6 +88,7 @@ function planLine(p: PlanRow): string {
 export const pricing_manager = defineTool({
   name: 'pricing_manager',
   title: 'Pricing plans',
+  summary: 'Per-tenant pricing plans, exact revenue projections, rule-based tier suggestions',
   description:
     'Keeps the pricing plans of a tenant\'s API and reasons about them. Actions: `create_plan` (name, price_usd ' +
     'per month, requests_per_month, features; names are unique per tenant, repeating an identical plan is harmless, ' +

@@ -78,6 +78,7 @@ function dateFlags(due: string, today: string, launches: readonly string[]): str
 export const scheduler = defineTool({
   name: 'scheduler',
   title: 'Launch scheduler',
+  summary: 'Per-tenant launch tasks, overdue checks, a −14…+30-day launch timeline',
   description:
     'Plans a tenant\'s launch campaign as dated tasks. Actions: `add_task` (label, category, due_date ' +
     'YYYY-MM-DD, optional description); to lay out the standard launch timeline instead, call add_task with ' +

@@ -69,6 +69,7 @@ function line(p: PostRow): string {
 export const social_poster = defineTool({
   name: 'social_poster',
   title: 'Social posts',
+  summary: 'Per-tenant drafts, scheduling and confirmed posting (Mastodon, LinkedIn, Discord, Reddit)',
   description:
     'Drafts, schedules and publishes a tenant\'s social posts for a launch campaign. Actions: `create_draft` ' +
     '(platform, content; refused when the text is over the platform\'s limit: microblog 280, professional_network ' +

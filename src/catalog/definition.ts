@@ -22,6 +22,8 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   name: string;
   /** Short display title. */
   title: string;
+  /** One line for people: what it does (the README's tool table). */
+  summary: string;
   /** Written for the model: what it does, when to use it, when not to. */
   description: string;
   input: I;

@@ -81,7 +81,7 @@ describe('docent serve (stdio)', () => {
   it('kept stdout to protocol (no transport errors) and logged to stderr', async () => {
     expect(transportErrors).toEqual([]);
     const messages = () => stderr.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { msg: string }).msg);
-    await expect.poll(messages, { timeout: 5000 }).toContain('docent MCP server on stdio');
+    await expect.poll(messages).toContain('docent MCP server on stdio');
   });
 });
 
