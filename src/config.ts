@@ -14,7 +14,7 @@ import { isAgentEnvironment } from './policy/agent-mode.js';
 const bool = z.union([z.boolean(), z.enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'])]).transform((v) =>
   typeof v === 'boolean' ? v : ['1', 'true', 'yes', 'on'].includes(v),
 );
-const port = z.coerce.number().int().min(0).max(65535);
+const port = z.coerce.number({ error: 'must be a port number from 0 to 65535' }).int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
 const optionalUrl = z.url().optional();
 const optionalString = z.string().min(1).optional();
@@ -241,7 +241,10 @@ export function loadConfig(sources: ConfigSources = {}): Config {
 
   const parsed = ConfigSchema.safeParse(raw);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => {
+    // A base URL built from a bad host or port is not a second problem: only the setting given is reported.
+    const derived = origin.get('baseUrl')?.startsWith('default') && parsed.error.issues.some((i) => i.path[0] === 'http');
+    const issues = parsed.error.issues.filter((issue) => !(derived && issue.path.join('.') === 'baseUrl'));
+    const problems = issues.map((issue) => {
       const key = issue.path.join('.');
       return `${origin.get(key) ?? key}: ${issue.message}`;
     });

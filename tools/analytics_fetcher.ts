@@ -166,6 +166,7 @@ function render(v: Output): string {
 export const analytics_fetcher = defineTool({
   name: 'analytics_fetcher',
   title: 'Project metrics',
+  summary: 'GitHub stars/forks/issues, crates.io downloads, npm weekly downloads',
   description:
     'Fetches live adoption metrics of an open-source project: stars, forks and open issues of a GitHub repository ' +
     '(platform `code_host`, target `owner/repo`), total and last-90-days downloads of a Rust crate from crates.io ' +

@@ -23,6 +23,7 @@ const output = z.object({
 export const calculator = defineTool({
   name: 'calculator',
   title: 'Exact calculator',
+  summary: 'Exact decimal arithmetic on two numbers (0.1 + 0.2 = 0.3)',
   description:
     'Exact decimal arithmetic on two numbers: add, subtract, multiply or divide `a` by `b`. Results are decimal ' +
     'strings with no binary floating-point error (0.1 + 0.2 is exactly 0.3). Use it whenever a figure must be ' +

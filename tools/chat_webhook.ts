@@ -25,6 +25,7 @@ const output = z.object({
 export const chat_webhook = defineTool({
   name: 'chat_webhook',
   title: 'Chat webhook message',
+  summary: 'Post to an incoming chat webhook on the configured host only',
   description:
     'Posts a message to a chat channel through an incoming webhook (Slack-compatible JSON: text, icon_emoji, username). ' +
     'The webhook URL must be on the operator\'s chat webhook host (default hooks.slack.com) and look like ' +

@@ -114,6 +114,7 @@ function isoDuration(b: ReturnType<typeof breakdownOf>): string {
 export const datetime = defineTool({
   name: 'datetime',
   title: 'Date and time',
+  summary: 'now, parse, format (strftime), add, diff; RFC 3339; numeric UTC offsets',
   description:
     'Date and time arithmetic in UTC or at a fixed numeric UTC offset, exact across month ends and leap years. ' +
     'Actions: `now` (current time); `parse` (an RFC 3339 `value` → UTC and offset renderings, epoch seconds/ms, ' +

@@ -26,6 +26,7 @@ const output = z.object({
 export const encyclopedia = defineTool({
   name: 'encyclopedia',
   title: 'Encyclopedia summary (Wikipedia)',
+  summary: 'Wikipedia page summary by near-exact title',
   description:
     'Returns the Wikipedia summary of a known entity: title, the article\'s lead as plain text, a short description ' +
     'and the article URL. Needs a near-exact page title ("Rust (programming language)", "Ada Lovelace"); redirects ' +

@@ -1,12 +1,29 @@
 import type { Stats } from 'node:fs';
 import { z } from 'zod';
+import { actionInputShape, checkAction, defineActions } from '../src/catalog/actions.js';
 import { defineTool } from '../src/catalog/definition.js';
 import { ToolError } from '../src/errors.js';
 import { ENTRY_TYPES, MAX_LIST_DEPTH, MAX_LIST_ENTRIES, countBelow, listDirectory, readText, remove, tooLarge, typeOf, writeAtomic } from '../src/workspace/files.js';
 import { MAX_FILE_BYTES, Workspace, codeOf, type ResolvedPath } from '../src/workspace/sandbox.js';
 
-const OPERATIONS = ['read', 'write', 'list', 'delete'] as const;
-type Operation = (typeof OPERATIONS)[number];
+/** The fields each operation reads: validation and field descriptions come from here. */
+const SPEC = defineActions({
+  selector: 'operation',
+  selectorDoc: 'read | write | list | delete',
+  fields: {
+    path: { schema: z.string().max(4096), doc: 'Relative to the workspace root, "/"-separated (e.g. notes/plan.md)' },
+    content: { schema: z.string(), doc: `The complete new file text (at most ${MAX_FILE_BYTES} bytes as UTF-8)` },
+    force: { schema: z.boolean(), doc: 'Also delete a non-empty directory and everything in it' },
+    recursive: { schema: z.boolean(), doc: `Include subdirectories (at most ${MAX_LIST_DEPTH} levels, ${MAX_LIST_ENTRIES} entries)` },
+  },
+  actions: {
+    read: { path: 'required' },
+    write: { path: 'required', content: 'required' },
+    list: { path: ['optional', 'the root when omitted'], recursive: 'optional' },
+    delete: { path: 'required', force: 'optional' },
+  },
+});
+const OPERATIONS = Object.keys(SPEC.actions) as [keyof typeof SPEC.actions];
 
 const entry = z.object({
   path: z.string().describe('Relative to the workspace root'),
@@ -31,10 +48,6 @@ type Existing = ResolvedPath & { stat: Stats };
 
 function exists(target: ResolvedPath): target is Existing {
   return target.stat !== undefined;
-}
-
-function needs(field: string, operation: Operation, example: string): ToolError {
-  return new ToolError(`operation "${operation}" needs \`${field}\` (for example ${example}).`, 'invalid_arguments');
 }
 
 function notFound(target: ResolvedPath): ToolError {
@@ -66,6 +79,7 @@ function fsError(error: unknown, target: string): unknown {
 export const file_operations = defineTool({
   name: 'file_operations',
   title: 'Workspace files',
+  summary: 'Read, write, list, delete inside `./agent_workspace` (canonicalised paths, 512 KB cap, atomic writes)',
   description:
     'Read, write, list and delete UTF-8 text files in the agent workspace, a sandbox directory on the server ' +
     '(`./agent_workspace` unless the operator chose another; over HTTP each API key\'s tenant has its own ' +
@@ -80,15 +94,11 @@ export const file_operations = defineTool({
     'agree, repeat the call with the `confirmation_token` it gave. Use it for notes, drafts and intermediate ' +
     'results an agent keeps between steps. Not for binary files, files elsewhere on the machine, or the uploaded ' +
     'documentation (ask rag_query for that).',
-  input: z.object({
-    operation: z.enum(OPERATIONS).describe('read | write | list | delete'),
-    path: z.string().max(4096).optional().describe('Relative to the workspace root, "/"-separated (e.g. notes/plan.md); list defaults to the root'),
-    content: z.string().optional().describe(`The complete new file text, for write (at most ${MAX_FILE_BYTES} bytes as UTF-8)`),
-    force: z.boolean().optional().describe('For delete: also delete a non-empty directory and everything in it'),
-    recursive: z.boolean().optional().describe(`For list: include subdirectories (at most ${MAX_LIST_DEPTH} levels, ${MAX_LIST_ENTRIES} entries)`),
-  }),
+  input: z.object(actionInputShape(SPEC)),
   output,
   side_effects: 'mutating',
+  // The sandbox is on this machine: nothing leaves it.
+  annotations: { openWorldHint: false },
   cost_class: 'free',
   requires_secret: false,
   hints: [
@@ -96,7 +106,8 @@ export const file_operations = defineTool({
     'Deleting a symbolic link removes the link, never what it points to.',
   ],
   async handler(input, ctx) {
-    const { operation } = input;
+    const args = checkAction(SPEC, input);
+    const { operation } = args;
     const dir = Workspace.dirFor(ctx.config.workspaceDir, ctx.tenant, ctx.tenantBound);
     const workspace = await Workspace.open(dir).catch((error: unknown) => {
       throw new ToolError(
@@ -105,8 +116,7 @@ export const file_operations = defineTool({
         'workspace_unavailable',
       );
     });
-    const requested = input.path ?? (operation === 'list' ? '' : undefined);
-    if (requested === undefined) throw needs('path', operation, '"notes/plan.md"');
+    const requested = args.path ?? '';
     const resolve = (followFinalLink = true) => workspace.resolve(requested, { followFinalLink });
 
     try {
@@ -123,8 +133,7 @@ export const file_operations = defineTool({
         }
 
         case 'write': {
-          if (input.content === undefined) throw needs('content', operation, '"# Plan\\n- first step\\n"');
-          const data = Buffer.from(input.content, 'utf8');
+          const data = Buffer.from(args.content, 'utf8');
           if (data.length > MAX_FILE_BYTES) throw tooLarge('The content', data.length);
           if (requested.endsWith('/')) throw new ToolError(`Path ${JSON.stringify(requested)} ends with "/", which names a directory. Give a file name.`, 'invalid_path');
           let target = await resolve();
@@ -156,7 +165,7 @@ export const file_operations = defineTool({
           if (!target.stat.isDirectory()) {
             throw new ToolError(`${target.path} is a ${typeOf(target.stat)}, not a directory. Use operation "read" for a file.`, 'not_a_directory');
           }
-          const { entries, truncated } = await listDirectory(target.absolute, target.path, input.recursive === true);
+          const { entries, truncated } = await listDirectory(target.absolute, target.path, args.recursive === true);
           const lines = entries.map((e) => `${e.type === 'directory' ? 'd' : e.type === 'symlink' ? 'l' : e.type === 'file' ? 'f' : '?'} ${e.path}${e.size === undefined ? '' : ` (${bytes(e.size)})`}`);
           const header = `${entriesCount(entries.length)} in ${shown(target)}${truncated ? ` (truncated at ${MAX_LIST_DEPTH} levels or ${MAX_LIST_ENTRIES} entries; list a subdirectory for more)` : ''}`;
           return { value: { operation, path: target.path, entries, truncated }, text: [header, ...lines].join('\n') };
@@ -170,7 +179,7 @@ export const file_operations = defineTool({
           let summary: string;
           if (kind === 'directory') {
             const { count, more } = await countBelow(target.absolute);
-            if (count > 0 && input.force !== true) {
+            if (count > 0 && args.force !== true) {
               throw new ToolError(
                 `${target.path} is a directory with ${more ? `at least ${entriesCount(count)}` : entriesCount(count)} below it. ` +
                   'Pass force: true to delete it and everything in it, or delete the entries first.',
@@ -184,7 +193,7 @@ export const file_operations = defineTool({
             summary = `Delete the file ${target.path} (${bytes(target.stat.size)})`;
           }
           await ctx.confirm({ kind: 'destructive', summary: `${summary} from the agent workspace` });
-          await remove(target, kind === 'directory' && input.force === true);
+          await remove(target, kind === 'directory' && args.force === true);
           return { value: { operation, path: target.path, deleted: kind }, text: `Deleted ${kind} ${target.path}.` };
         }
       }

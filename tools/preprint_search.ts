@@ -27,6 +27,7 @@ const output = z.object({
 export const preprint_search = defineTool({
   name: 'preprint_search',
   title: 'Preprint search (arXiv)',
+  summary: 'arXiv search (keywords or `cat:<category> <keywords>`)',
   description:
     'Searches arXiv for research papers and returns id, title, abstract, publication date, authors and links. ' +
     'Query with keywords ("retrieval augmented generation"), quoted phrases, or a category filter of the form ' +

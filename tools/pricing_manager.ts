@@ -1,20 +1,43 @@
 import { z } from 'zod';
+import { actionInputShape, checkAction, defineActions } from '../src/catalog/actions.js';
 import { defineTool } from '../src/catalog/definition.js';
 import { ToolError } from '../src/errors.js';
-import { required, unexpected } from '../src/tenants/fields.js';
 import { dollars, PlanStore, type PlanRow } from '../src/tenants/plans.js';
 import { COST_PROFILES, projectRevenue, suggestPricing, TIERS } from '../src/tenants/pricing.js';
 import { resolveTenant, tenantIdInput } from '../src/tenants/tenant.js';
 
-const ACTIONS = ['create_plan', 'list_plans', 'project_revenue', 'suggest_pricing'] as const;
-
-/** The fields each action reads (besides action and tenant_id); anything else is refused, not ignored. */
-const FIELDS: Record<(typeof ACTIONS)[number], readonly string[]> = {
-  create_plan: ['name', 'price_usd', 'requests_per_month', 'features'],
-  list_plans: [],
-  project_revenue: ['subscribers'],
-  suggest_pricing: ['category'],
-};
+/** The fields each action reads (besides action and tenant_id): validation and field descriptions come from here. */
+const SPEC = defineActions({
+  selector: 'action',
+  selectorDoc: 'What to do',
+  fields: {
+    name: { schema: z.string().trim().min(1).max(64), doc: 'The plan name, unique per tenant (case-insensitive)' },
+    // Whole cents, checked here rather than as JSON Schema `multipleOf: 0.01`, which binary floating point
+    // makes clients refuse valid prices (19.99 / 0.01 is not an integer in IEEE 754).
+    price_usd: {
+      schema: z
+        .number()
+        .min(0)
+        .max(1_000_000)
+        .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, 'must be in whole cents (at most two decimals)'),
+      doc: 'The monthly price in USD, at most two decimals (0 for a free plan)',
+    },
+    requests_per_month: { schema: z.number().int().min(0).max(1e12), doc: 'The API requests included per month' },
+    features: { schema: z.array(z.string().trim().min(1).max(200)).max(50), doc: 'Features included in the plan' },
+    subscribers: {
+      schema: z.record(z.string().trim().min(1).max(64), z.number().int().min(0).max(1e9)),
+      doc: 'An object mapping plan names to expected subscriber counts (whole numbers ≥ 0)',
+    },
+    category: { schema: z.string().trim().min(1).max(200), doc: 'The API category to price, e.g. "speech-to-text AI" or "weather data"' },
+  },
+  actions: {
+    create_plan: { name: 'required', price_usd: 'required', requests_per_month: 'required', features: 'optional' },
+    list_plans: {},
+    project_revenue: { subscribers: 'required' },
+    suggest_pricing: { category: 'required' },
+  },
+});
+const ACTIONS = Object.keys(SPEC.actions) as (keyof typeof SPEC.actions)[];
 
 const plan = z.object({
   id: z.string(),
@@ -28,7 +51,7 @@ const plan = z.object({
 const money = z.string().describe('US dollars, exact, two decimals');
 
 const output = z.object({
-  action: z.enum(ACTIONS),
+  action: z.enum(ACTIONS as [keyof typeof SPEC.actions]),
   tenant_id: z.string(),
   created: z.boolean().optional().describe('create_plan: false when an identical plan already existed'),
   plan: plan.optional(),
@@ -88,6 +111,7 @@ function planLine(p: PlanRow): string {
 export const pricing_manager = defineTool({
   name: 'pricing_manager',
   title: 'Pricing plans',
+  summary: 'Per-tenant pricing plans, exact revenue projections, rule-based tier suggestions',
   description:
     'Keeps the pricing plans of a tenant\'s API and reasons about them. Actions: `create_plan` (name, price_usd ' +
     'per month, requests_per_month, features; names are unique per tenant, repeating an identical plan is harmless, ' +
@@ -96,29 +120,11 @@ export const pricing_manager = defineTool({
     'names reported), `suggest_pricing` (category: free/paid/scale tiers from stated rules, compared with the ' +
     'tenant\'s plans). Use it when planning or checking an API\'s pricing. Not for billing or charging anyone, and ' +
     'its suggestions are rules of thumb, not market data.',
-  input: z.object({
-    action: z.enum(ACTIONS).describe('What to do'),
-    tenant_id: tenantIdInput,
-    category: z.string().trim().min(1).max(200).optional().describe('suggest_pricing: the API category, e.g. "speech-to-text AI" or "weather data"'),
-    features: z.array(z.string().trim().min(1).max(200)).max(50).optional().describe('create_plan: features included in the plan'),
-    name: z.string().trim().min(1).max(64).optional().describe('create_plan: plan name, unique per tenant (case-insensitive)'),
-    // Whole cents, checked here rather than as JSON Schema `multipleOf: 0.01`, which binary floating point
-    // makes clients refuse valid prices (19.99 / 0.01 is not an integer in IEEE 754).
-    price_usd: z
-      .number()
-      .min(0)
-      .max(1_000_000)
-      .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, 'must be in whole cents (at most two decimals)')
-      .optional()
-      .describe('create_plan: monthly price in USD, at most two decimals (0 for a free plan)'),
-    requests_per_month: z.number().int().min(0).max(1e12).optional().describe('create_plan: API requests included per month'),
-    subscribers: z
-      .record(z.string().trim().min(1).max(64), z.number().int().min(0).max(1e9))
-      .optional()
-      .describe('project_revenue: plan name → expected number of subscribers (whole numbers ≥ 0)'),
-  }),
+  input: z.object({ ...actionInputShape(SPEC), tenant_id: tenantIdInput }),
   output,
   side_effects: 'none',
+  // create_plan stores a plan (never changes or removes one; an identical repeat is a no-op).
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   cost_class: 'free',
   requires_secret: false,
   hints: [
@@ -126,22 +132,19 @@ export const pricing_manager = defineTool({
     'Plans cannot be edited: to change terms, create a plan under a new name.',
   ],
   async handler(input, ctx) {
-    const { action, tenant_id, ...rest } = input;
-    const tenant = resolveTenant(ctx, tenant_id);
-    unexpected(rest, FIELDS[action], action);
+    const tenant = resolveTenant(ctx, input.tenant_id);
+    const args = checkAction(SPEC, input);
+    const action = args.action;
     const plans = await PlanStore.open(ctx.services);
     const base = { action, tenant_id: tenant };
 
-    switch (action) {
+    switch (args.action) {
       case 'create_plan': {
-        const name = required(input.name, 'name', action, 'the plan name');
-        const price = required(input.price_usd, 'price_usd', action, 'the monthly price in USD (0 for free)');
-        const requests = required(input.requests_per_month, 'requests_per_month', action, 'the requests included per month');
         const { plan: row, created } = await plans.create(tenant, {
-          name,
-          price_cents: Math.round(price * 100),
-          requests_per_month: requests,
-          features: input.features ?? [],
+          name: args.name,
+          price_cents: Math.round(args.price_usd * 100),
+          requests_per_month: args.requests_per_month,
+          features: args.features ?? [],
         });
         const value: Output = { ...base, created, plan: shown(row) };
         const text = created ? `Created plan ${planLine(row)} (id ${row.id}).` : `Plan "${row.name}" already exists with exactly these terms; nothing changed. ${planLine(row)}.`;
@@ -155,7 +158,7 @@ export const pricing_manager = defineTool({
         return { value: { ...base, plans: rows.map(shown) }, text };
       }
       case 'project_revenue': {
-        const subscribers = required(input.subscribers, 'subscribers', action, 'an object mapping plan names to subscriber counts');
+        const subscribers = args.subscribers;
         if (Object.keys(subscribers).length === 0) {
           throw new ToolError('`subscribers` is empty: give at least one plan name with its subscriber count.', 'invalid_arguments', { field: 'subscribers' });
         }
@@ -178,8 +181,7 @@ export const pricing_manager = defineTool({
         return { value: { ...base, projection }, text: lines.join('\n') };
       }
       case 'suggest_pricing': {
-        const category = required(input.category, 'category', action, 'the API category to price, e.g. "weather data"');
-        const suggestion = suggestPricing(category, await plans.list(tenant));
+        const suggestion = suggestPricing(args.category, await plans.list(tenant));
         const lines = [
           `Cost profile: ${suggestion.cost_profile}. ${suggestion.profile_reason}`,
           ...suggestion.tiers.map((t) => `- ${t.tier}: $${t.price_usd}/month, ${t.requests_per_month.toLocaleString('en-US')} requests ($${t.usd_per_1000_requests} per 1,000). ${t.rationale}`),

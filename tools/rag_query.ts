@@ -30,6 +30,7 @@ async function modelFor(ctx: ToolContext): Promise<Complete | undefined> {
 export const rag_query = defineTool({
   name: 'rag_query',
   title: 'Ask the documentation',
+  summary: 'Grounded answer from the tenant\'s documentation, or an honest no-match',
   description:
     'Answers a question from the documentation the operator uploaded to docent, with the passages quoted, their ' +
     'sources (sources[0] is the primary one) and a calibrated confidence. Use it for any question about the ' +

@@ -26,6 +26,7 @@ const output = z.object({
 export const rss_feed = defineTool({
   name: 'rss_feed',
   title: 'RSS/Atom feed reader',
+  summary: 'Recent items of an RSS/Atom feed (https only, guarded)',
   description:
     'Fetches an RSS or Atom feed from an https URL and returns its most recent items, newest first: title, link, ' +
     'published time (RFC 3339) and a plain-text summary. Use it to follow a blog, release notes, a changelog or a ' +

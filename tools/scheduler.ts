@@ -1,20 +1,36 @@
 import { z } from 'zod';
+import { actionInputShape, checkAction, defineActions } from '../src/catalog/actions.js';
 import { defineTool } from '../src/catalog/definition.js';
 import { ToolError } from '../src/errors.js';
 import { daysBetween, todayUtc } from '../src/tenants/dates.js';
-import { required, unexpected } from '../src/tenants/fields.js';
+import { required } from '../src/tenants/fields.js';
 import { describeOffset, WINDOW_AFTER_DAYS, WINDOW_BEFORE_DAYS, windowCheck } from '../src/tenants/launch.js';
 import { TASK_CATEGORIES, TASK_STATUSES, TaskStore, type TaskRow } from '../src/tenants/tasks.js';
 import { resolveTenant, tenantIdInput } from '../src/tenants/tenant.js';
 
-const ACTIONS = ['add_task', 'list_tasks', 'complete_task', 'check_overdue'] as const;
+const TIMELINE = 'omitted, with category "launch", it lays out the launch timeline instead of one task';
 
-const FIELDS: Record<(typeof ACTIONS)[number], readonly string[]> = {
-  add_task: ['label', 'description', 'category', 'due_date'],
-  list_tasks: ['category', 'status'],
-  complete_task: ['task_id'],
-  check_overdue: ['category'],
-};
+/** The fields each action reads (besides action and tenant_id): validation and field descriptions come from here. */
+const SPEC = defineActions({
+  selector: 'action',
+  selectorDoc: 'What to do',
+  fields: {
+    label: { schema: z.string().trim().min(1).max(200), doc: 'A short task label' },
+    description: { schema: z.string().trim().min(1).max(2000), doc: 'Details of the task (for a timeline: a note added to every task, e.g. the product name)' },
+    category: { schema: z.enum(TASK_CATEGORIES), doc: `The task's category: one of ${TASK_CATEGORIES.join(', ')}` },
+    due_date: { schema: z.iso.date('a real calendar date as YYYY-MM-DD'), doc: 'The due date as YYYY-MM-DD, ISO 8601 (for a timeline: the launch date)' },
+    task_id: { schema: z.string().trim().min(1).max(100), doc: 'The id of the task, from add_task or list_tasks' },
+    status: { schema: z.enum(TASK_STATUSES), doc: `A task status: one of ${TASK_STATUSES.join(', ')}` },
+  },
+  actions: {
+    // label is required for a single task; the handler checks it, since without it add_task means a timeline.
+    add_task: { label: ['optional', TIMELINE], category: 'required', due_date: 'required', description: 'optional' },
+    list_tasks: { category: ['optional', 'a filter'], status: ['optional', 'a filter'] },
+    complete_task: { task_id: 'required' },
+    check_overdue: { category: ['optional', 'a filter'] },
+  },
+});
+const ACTIONS = Object.keys(SPEC.actions) as [keyof typeof SPEC.actions];
 
 const task = z.object({
   id: z.string(),
@@ -78,6 +94,7 @@ function dateFlags(due: string, today: string, launches: readonly string[]): str
 export const scheduler = defineTool({
   name: 'scheduler',
   title: 'Launch scheduler',
+  summary: 'Per-tenant launch tasks, overdue checks, a −14…+30-day launch timeline',
   description:
     'Plans a tenant\'s launch campaign as dated tasks. Actions: `add_task` (label, category, due_date ' +
     'YYYY-MM-DD, optional description); to lay out the standard launch timeline instead, call add_task with ' +
@@ -87,18 +104,11 @@ export const scheduler = defineTool({
     'already done stays as it is), `check_overdue` (open tasks past their due date, with days overdue, relative to ' +
     'today in UTC). Dates outside the launch window are accepted and flagged. Use it to plan and track launch work; ' +
     'not a calendar or reminder service (it sends no notifications).',
-  input: z.object({
-    action: z.enum(ACTIONS).describe('What to do'),
-    tenant_id: tenantIdInput,
-    category: z.enum(TASK_CATEGORIES).optional().describe('add_task: the task\'s category ("launch" without a label lays out the launch timeline); list_tasks, check_overdue: filter'),
-    description: z.string().trim().min(1).max(2000).optional().describe('add_task: details of the task (for a timeline: a note added to every task, e.g. the product name)'),
-    due_date: z.iso.date('a real calendar date as YYYY-MM-DD').optional().describe('add_task: ISO 8601 date YYYY-MM-DD (for a timeline: the launch date)'),
-    label: z.string().trim().min(1).max(200).optional().describe('add_task: short task label (omit, with category "launch", to lay out the launch timeline)'),
-    task_id: z.string().trim().min(1).max(100).optional().describe('complete_task: id of the task, from add_task or list_tasks'),
-    status: z.enum(TASK_STATUSES).optional().describe('list_tasks: only tasks in this status'),
-  }),
+  input: z.object({ ...actionInputShape(SPEC), tenant_id: tenantIdInput }),
   output,
   side_effects: 'mutating',
+  // Tasks live in the data directory and are only added or marked done, never removed.
+  annotations: { destructiveHint: false, openWorldHint: false },
   cost_class: 'free',
   requires_secret: false,
   hints: [
@@ -106,19 +116,19 @@ export const scheduler = defineTool({
     'Launch timeline: add_task with category "launch", due_date = launch date, and no label.',
   ],
   async handler(input, ctx) {
-    const { action, tenant_id, ...rest } = input;
-    const tenant = resolveTenant(ctx, tenant_id);
-    unexpected(rest, FIELDS[action], action);
+    const tenant = resolveTenant(ctx, input.tenant_id);
+    const args = checkAction(SPEC, input);
+    const action = args.action;
     const tasks = await TaskStore.open(ctx.services);
     const today = todayUtc();
     const base = { action, tenant_id: tenant, flags: [] as string[] };
 
-    switch (action) {
+    switch (args.action) {
       case 'add_task': {
-        if (input.label === undefined && input.category === 'launch') {
-          const launch = required(input.due_date, 'due_date', 'a launch timeline', 'the launch date as YYYY-MM-DD');
+        if (args.label === undefined && args.category === 'launch') {
+          const launch = args.due_date;
           await ctx.confirm({ kind: 'safe', summary: `Lay out the launch timeline for ${launch} (tenant "${tenant}")` });
-          const { tasks: rows, created } = await tasks.addTimeline(tenant, launch, input.description);
+          const { tasks: rows, created } = await tasks.addTimeline(tenant, launch, args.description);
           const flags: string[] = [];
           const past = rows.filter((r) => r.due_date < today).length;
           if (launch < today) flags.push(`The launch date ${launch} is already past (today is ${today} UTC).`);
@@ -136,28 +146,27 @@ export const scheduler = defineTool({
           return { value, text: [head, ...rows.map(line), ...flags].join('\n') };
         }
         const label = required(
-          input.label,
+          args.label,
           'label',
           action,
           'a short task label (or, to lay out a launch timeline, category "launch" with the launch date and no label)',
         );
-        const category = required(input.category, 'category', action, `one of ${TASK_CATEGORIES.join(', ')}`);
-        const due = required(input.due_date, 'due_date', action, 'the due date as YYYY-MM-DD');
+        const { category, due_date: due } = args;
         const flags = dateFlags(due, today, await tasks.launchDates(tenant));
         await ctx.confirm({ kind: 'safe', summary: `Add task "${label}" due ${due} (tenant "${tenant}")` });
-        const row = await tasks.add(tenant, { label, category, due_date: due, description: input.description });
+        const row = await tasks.add(tenant, { label, category, due_date: due, description: args.description });
         return { value: { ...base, task: shown(row), flags }, text: [`Added task "${row.label}" due ${row.due_date} (id ${row.id}).`, ...flags].join('\n') };
       }
       case 'list_tasks': {
-        const rows = await tasks.list(tenant, { category: input.category, status: input.status });
-        const filter = [input.category && `category ${input.category}`, input.status && `status ${input.status}`].filter(Boolean).join(', ');
+        const rows = await tasks.list(tenant, { category: args.category, status: args.status });
+        const filter = [args.category && `category ${args.category}`, args.status && `status ${args.status}`].filter(Boolean).join(', ');
         const text = rows.length
           ? `${rows.length} task${rows.length === 1 ? '' : 's'} for tenant "${tenant}"${filter ? ` (${filter})` : ''}:\n${rows.map(line).join('\n')}`
           : `No tasks for tenant "${tenant}"${filter ? ` with ${filter}` : ''}.`;
         return { value: { ...base, tasks: rows.map(shown) }, text };
       }
       case 'complete_task': {
-        const taskId = required(input.task_id, 'task_id', action, 'the id of the task to complete');
+        const taskId = args.task_id;
         await ctx.confirm({ kind: 'safe', summary: `Mark task ${taskId} done (tenant "${tenant}")` });
         const { task: row, alreadyDone } = await tasks.complete(tenant, taskId);
         const text = alreadyDone
@@ -166,7 +175,7 @@ export const scheduler = defineTool({
         return { value: { ...base, task: shown(row), already_done: alreadyDone }, text };
       }
       case 'check_overdue': {
-        const rows = await tasks.overdue(tenant, today, input.category);
+        const rows = await tasks.overdue(tenant, today, args.category);
         const value: Output = { ...base, today, overdue: rows.map((r) => ({ ...shown(r), days_overdue: r.days_overdue })) };
         const text = rows.length
           ? `${rows.length} overdue task${rows.length === 1 ? '' : 's'} (today is ${today} UTC):\n${rows

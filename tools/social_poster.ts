@@ -1,19 +1,38 @@
 import { z } from 'zod';
+import { actionInputShape, checkAction, defineActions } from '../src/catalog/actions.js';
 import { defineTool } from '../src/catalog/definition.js';
 import { ToolError } from '../src/errors.js';
-import { required, unexpected } from '../src/tenants/fields.js';
 import { POST_STATUSES, PostStore, type PostRow } from '../src/tenants/posts.js';
 import { resolveTenant, tenantIdInput } from '../src/tenants/tenant.js';
 import { characterCount, PLATFORM_LIMITS, PLATFORMS } from '../src/social/platforms.js';
 
-const ACTIONS = ['create_draft', 'list_posts', 'schedule', 'post'] as const;
-
-const FIELDS: Record<(typeof ACTIONS)[number], readonly string[]> = {
-  create_draft: ['platform', 'content'],
-  list_posts: ['platform'],
-  schedule: ['post_id', 'scheduled_at'],
-  post: ['post_id'],
-};
+/** The fields each action reads (besides action and tenant_id): validation and field descriptions come from here. */
+const SPEC = defineActions({
+  selector: 'action',
+  selectorDoc: 'What to do',
+  fields: {
+    platform: { schema: z.enum(PLATFORMS), doc: `Where the post goes: one of ${PLATFORMS.join(', ')}` },
+    content: {
+      schema: z
+        .string()
+        .max(10_000)
+        .refine((s) => s.trim() !== '', 'must not be empty'),
+      doc: 'The text of the post, exactly as it will be published',
+    },
+    post_id: { schema: z.string().trim().min(1).max(100), doc: 'The id of the post, from create_draft or list_posts' },
+    scheduled_at: {
+      schema: z.iso.datetime({ offset: true, message: 'an ISO 8601 date-time with a time zone, e.g. 2026-05-04T09:30:00Z' }),
+      doc: 'When the post should go out: an ISO 8601 date-time with Z or an offset, in the future',
+    },
+  },
+  actions: {
+    create_draft: { platform: 'required', content: 'required' },
+    list_posts: { platform: ['optional', 'a filter'] },
+    schedule: { post_id: 'required', scheduled_at: 'required' },
+    post: { post_id: 'required' },
+  },
+});
+const ACTIONS = Object.keys(SPEC.actions) as [keyof typeof SPEC.actions];
 
 const post = z.object({
   id: z.string(),
@@ -69,6 +88,7 @@ function line(p: PostRow): string {
 export const social_poster = defineTool({
   name: 'social_poster',
   title: 'Social posts',
+  summary: 'Per-tenant drafts, scheduling and confirmed posting (Mastodon, LinkedIn, Discord, Reddit)',
   description:
     'Drafts, schedules and publishes a tenant\'s social posts for a launch campaign. Actions: `create_draft` ' +
     '(platform, content; refused when the text is over the platform\'s limit: microblog 280, professional_network ' +
@@ -77,22 +97,7 @@ export const social_poster = defineTool({
     'publish it by itself), `post` (post_id: publishes it now on the connected account; the user must confirm the ' +
     'text first, every time). A post that failed can be posted again; a published post is never sent twice. ' +
     'Use it to prepare and publish announcements; not for direct messages or reading feeds.',
-  input: z.object({
-    action: z.enum(ACTIONS).describe('What to do'),
-    tenant_id: tenantIdInput,
-    platform: z.enum(PLATFORMS).optional().describe('create_draft: where the post goes; list_posts: filter'),
-    content: z
-      .string()
-      .max(10_000)
-      .refine((s) => s.trim() !== '', 'must not be empty')
-      .optional()
-      .describe('create_draft: the post text, exactly as it will be published'),
-    post_id: z.string().trim().min(1).max(100).optional().describe('schedule, post: id of the post, from create_draft or list_posts'),
-    scheduled_at: z.iso
-      .datetime({ offset: true, message: 'an ISO 8601 date-time with a time zone, e.g. 2026-05-04T09:30:00Z' })
-      .optional()
-      .describe('schedule: when the post should go out, ISO 8601 date-time with Z or an offset, in the future'),
-  }),
+  input: z.object({ ...actionInputShape(SPEC), tenant_id: tenantIdInput }),
   output,
   side_effects: 'mutating',
   cost_class: 'free',
@@ -102,16 +107,15 @@ export const social_poster = defineTool({
     'Posting needs the platform\'s credentials configured by the operator; the error names the variable when one is missing.',
   ],
   async handler(input, ctx) {
-    const { action, tenant_id, ...rest } = input;
-    const tenant = resolveTenant(ctx, tenant_id);
-    unexpected(rest, FIELDS[action], action);
+    const tenant = resolveTenant(ctx, input.tenant_id);
+    const args = checkAction(SPEC, input);
+    const action = args.action;
     const posts = await PostStore.open(ctx.services);
     const base = { action, tenant_id: tenant };
 
-    switch (action) {
+    switch (args.action) {
       case 'create_draft': {
-        const platform = required(input.platform, 'platform', action, `one of ${PLATFORMS.join(', ')}`);
-        const content = required(input.content, 'content', action, 'the text of the post');
+        const { platform, content } = args;
         const limit = PLATFORM_LIMITS[platform];
         const length = characterCount(content);
         if (length > limit.maxChars) {
@@ -127,15 +131,14 @@ export const social_poster = defineTool({
         return { value: { ...base, post: shown(row) }, text: `Saved draft ${row.id} for ${platform} (${length}/${limit.maxChars} characters).` };
       }
       case 'list_posts': {
-        const rows = await posts.list(tenant, input.platform);
+        const rows = await posts.list(tenant, args.platform);
         const text = rows.length
           ? `${rows.length} post${rows.length === 1 ? '' : 's'} for tenant "${tenant}":\n${rows.map(line).join('\n')}`
-          : `No posts for tenant "${tenant}"${input.platform ? ` on ${input.platform}` : ''}.`;
+          : `No posts for tenant "${tenant}"${args.platform ? ` on ${args.platform}` : ''}.`;
         return { value: { ...base, posts: rows.map(shown) }, text };
       }
       case 'schedule': {
-        const postId = required(input.post_id, 'post_id', action, 'the id of the post to schedule');
-        const at = required(input.scheduled_at, 'scheduled_at', action, 'when to post, an ISO 8601 date-time in the future');
+        const { post_id: postId, scheduled_at: at } = args;
         const when = new Date(at);
         const now = new Date();
         if (when.getTime() <= now.getTime()) {
@@ -154,7 +157,7 @@ export const social_poster = defineTool({
         };
       }
       case 'post': {
-        const postId = required(input.post_id, 'post_id', action, 'the id of the post to publish');
+        const postId = args.post_id;
         const current = await posts.get(tenant, postId);
         if (current.status === 'posted') {
           return {

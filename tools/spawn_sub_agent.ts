@@ -7,6 +7,7 @@ import { defineTool } from '../src/catalog/definition.js';
 export const spawn_sub_agent = defineTool({
   name: 'spawn_sub_agent',
   title: 'Spawn a verified sub-agent',
+  summary: 'A verified child agent for a focused sub-task (plan, tools, synthesis, fact-check)',
   description:
     'Hands a focused, self-contained sub-task to a child agent that plans, calls catalog tools, writes an answer and ' +
     'fact-checks it, then returns the answer with a verdict (verified, partially_verified, unverified), the claims ' +
@@ -36,6 +37,8 @@ export const spawn_sub_agent = defineTool({
   }),
   output: SubAgentResultSchema,
   side_effects: 'external',
+  // The child calls tools of its preset, which may write files, post or delete (each under the confirmation policy).
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   cost_class: 'metered',
   requires_secret: false,
   hints: [

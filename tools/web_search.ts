@@ -25,6 +25,7 @@ const output = z.object({
 export const web_search = defineTool({
   name: 'web_search',
   title: 'Web search',
+  summary: 'Ranked web results (Brave Search API, or Tavily)',
   description:
     'Searches the web (Brave Search or Tavily, as the operator configured) and returns ranked results with title, ' +
     `URL, plain-text snippet and score; at most ${WEB_SEARCH_RESULT_CAP} per call. Use it when you have keywords or a ` +

@@ -77,7 +77,7 @@ export function sentencesOf(answer: string): string[] {
     let line = rawLine.replace(/\*\*|__/g, '').trim();
     while (/^(?:[-*+•>]\s+|\d+[.)]\s+)/.test(line)) line = line.replace(/^(?:[-*+•>]\s+|\d+[.)]\s+)/, '').trim();
     if (!line || (/:$/.test(line) && line.split(/\s+/).length <= 6)) continue;
-    for (const s of line.split(/(?<=[.!?])\s+(?=[A-Z0-9`"'(\[])/)) {
+    for (const s of line.split(/(?<=[.!?])\s+(?=[A-Z0-9`"'([])/)) {
       const trimmed = s.trim();
       if (trimmed) sentences.push(trimmed);
     }
@@ -106,7 +106,7 @@ export function termsOf(sentence: string): Terms {
   const words: string[] = [];
   const tokens = rest.split(/\s+/).filter(Boolean);
   tokens.forEach((raw, i) => {
-    const token = raw.replace(/^[("'\[{*]+/, '').replace(/[()"'\]},.;:!?*]+$/, '');
+    const token = raw.replace(/^[("'[{*]+/, '').replace(/[()"'\]},.;:!?*]+$/, '');
     if (!token) return;
     const previous = tokens[i - 1]?.toLowerCase().replace(/[^a-z#]/g, '');
     if (NUMBER.test(token)) {

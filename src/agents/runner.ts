@@ -38,6 +38,8 @@ export interface RunnerDeps {
   lookup(name: string): AnyTool | undefined;
   /** The model to use; resolved from the services (endpoint, else sampling) when absent. */
   model?: ChatModel;
+  /** The signal that ends the run as timed out: AbortSignal.timeout(timeoutMs) unless given (tests end it on an event). */
+  deadline?: AbortSignal;
 }
 
 /** Runs a sub-agent for the caller described by `ctx`; throws a ToolError when refused, timed out or failed. */
@@ -97,7 +99,7 @@ class Run {
   }
 
   async execute(): Promise<SubAgentResult> {
-    const deadline = AbortSignal.timeout(this.task.timeoutMs);
+    const deadline = this.deps.deadline ?? AbortSignal.timeout(this.task.timeoutMs);
     this.signal = AbortSignal.any([this.ctx.signal, deadline]);
     const names = childToolNames(this.preset, this.ctx.lineage, (name) => this.deps.lookup(name) !== undefined);
     this.toolbox = new Toolbox(

@@ -9,7 +9,7 @@ import type { ToolContext } from '../catalog/context.js';
 import type { AnyTool } from '../catalog/definition.js';
 import { invokeTool, type CallEnvironment, type ToolCallOutcome } from '../catalog/invoke.js';
 import { CONFIRMATION_TOKEN_FIELD, inputJsonSchema } from '../catalog/schema.js';
-import { ToolError } from '../errors.js';
+import { ToolError, type ToolErrorCode } from '../errors.js';
 import type { ToolCall, ToolSpec } from '../model/types.js';
 import { SPAWN_TOOL, assertMaySpawn, type Lineage } from './guards.js';
 import { SUB_AGENT_LIMITS } from './limits.js';
@@ -25,7 +25,7 @@ export interface PreparedCall {
   args: Record<string, unknown>;
   group?: string;
   /** Set when the call is refused before it runs. */
-  refusal?: { code: string; message: string };
+  refusal?: { code: ToolErrorCode; message: string };
 }
 
 export interface CallResult {
@@ -50,7 +50,7 @@ function acceptsTenant(tool: AnyTool): boolean {
 }
 
 /** Why a sub-agent at `lineage` may not spawn the child its raw arguments ask for (the guard's own words). */
-function spawnRefusal(lineage: Lineage, rawArgs: string): { code: string; message: string } | undefined {
+function spawnRefusal(lineage: Lineage, rawArgs: string): { code: ToolErrorCode; message: string } | undefined {
   let preset = 'general_task';
   try {
     const parsed = JSON.parse(rawArgs || '{}') as { preset?: unknown };

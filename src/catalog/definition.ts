@@ -4,6 +4,7 @@
  */
 import type { z } from 'zod';
 import type { ToolContext } from './context.js';
+import type { ToolAnnotations } from './schema.js';
 
 export const SIDE_EFFECTS = ['none', 'external', 'external_paid', 'mutating'] as const;
 export type SideEffects = (typeof SIDE_EFFECTS)[number];
@@ -21,6 +22,8 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   name: string;
   /** Short display title. */
   title: string;
+  /** One line for people: what it does (the README's tool table). */
+  summary: string;
   /** Written for the model: what it does, when to use it, when not to. */
   description: string;
   input: I;
@@ -30,6 +33,11 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   cost_class: CostClass;
   requires_secret: boolean;
   hints: string[];
+  /**
+   * MCP annotations that differ from the ones side_effects implies (annotationsFor), for a tool the class
+   * describes only roughly: e.g. a `none` tool that still persists records is not read-only.
+   */
+  annotations?: Partial<Omit<ToolAnnotations, 'title'>>;
   handler(input: z.infer<I>, ctx: ToolContext): Promise<ToolOutput<z.infer<O>>>;
 }
 

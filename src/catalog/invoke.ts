@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config.js';
-import { ConfirmationRequiredError, ToolError } from '../errors.js';
+import { ConfigError, ConfirmationRequiredError, ToolError, type ToolErrorCode } from '../errors.js';
 import type { Logger } from '../logging.js';
 import type { Services } from '../services.js';
 import type { ClientBridge, ConfirmationRequest, ToolContext, TransportKind } from './context.js';
@@ -30,7 +30,7 @@ export interface CallEnvironment {
 
 export type ToolCallOutcome =
   | { ok: true; value: unknown; text: string; structured: boolean }
-  | { ok: false; code: string; message: string; details?: Record<string, unknown> };
+  | { ok: false; code: ToolErrorCode; message: string; details?: Record<string, unknown> };
 
 function render(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
@@ -132,6 +132,11 @@ export async function invokeTool(tool: AnyTool, rawArgs: unknown, env: CallEnvir
       // A confirmation token is a bearer credential for one call: it goes to the caller, never to the logs.
       log.info({ code: error.code }, error instanceof ConfirmationRequiredError ? `confirmation required: ${error.summary}` : error.message);
       return { ok: false, code: error.code, message: error.message, details: error.details };
+    }
+    if (error instanceof ConfigError) {
+      // The operator's setup (e.g. a data directory that cannot be used): the message names what to fix.
+      log.warn({ problem: error.message }, 'tool cannot run with this configuration');
+      return { ok: false, code: 'not_configured', message: `${tool.name} cannot run: ${error.message}` };
     }
     if (ctx.signal.aborted) {
       return { ok: false, code: 'cancelled', message: `${tool.name} was cancelled before it finished.` };

@@ -38,8 +38,34 @@ export interface ObjectJsonSchema {
   [key: string]: unknown;
 }
 
+/** Keywords that describe a schema rather than constrain its instances; they stay beside an `anyOf`. */
+const ANNOTATION_KEYWORDS = new Set(['title', 'description', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly']);
+
+/**
+ * Rewrites every `"type": ["string", "null"]` (what zod emits for `.nullable()`) as `anyOf` branches of one
+ * type each: several MCP clients read `type` as a single string and drop the constraint or refuse the tool
+ * (the MCP Inspector's strict portability check warns about it). The constraints move into the branch of
+ * their type; annotations stay on the node. Same meaning, portable spelling.
+ */
+export function withoutTypeArrays(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutTypeArrays);
+  if (!node || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) out[key] = key === 'enum' || key === 'const' || key === 'default' || key === 'examples' ? value : withoutTypeArrays(value);
+  if (!Array.isArray(out.type)) return out;
+  const types = out.type as string[];
+  const kept: Record<string, unknown> = {};
+  const constraints: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(out)) {
+    if (key === 'type') continue;
+    (ANNOTATION_KEYWORDS.has(key) ? kept : constraints)[key] = value;
+  }
+  const branch = (type: string) => (type === 'null' ? { type } : { type, ...constraints });
+  return { ...kept, anyOf: types.map(branch) };
+}
+
 function toObjectJsonSchema(schema: z.ZodType, io: 'input' | 'output'): ObjectJsonSchema {
-  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+  const json = withoutTypeArrays(z.toJSONSchema(schema, { io, unrepresentable: 'any' })) as Record<string, unknown>;
   delete json.$schema;
   return { ...json, type: 'object', properties: (json.properties as Record<string, unknown>) ?? {}, required: (json.required as string[]) ?? [] };
 }
@@ -68,7 +94,12 @@ export interface ToolAnnotations {
   openWorldHint: boolean;
 }
 
-/** MCP annotations, derived from side_effects and nothing else. */
+/** The MCP annotations of a tool: those its side_effects imply, overridden by any the definition states. */
+export function annotationsOf(tool: Pick<AnyTool, 'side_effects' | 'title' | 'annotations'>): ToolAnnotations {
+  return { ...annotationsFor(tool.side_effects, tool.title), ...tool.annotations };
+}
+
+/** The MCP annotations side_effects implies: the default for every tool that states none of its own. */
 export function annotationsFor(sideEffects: SideEffects, title?: string): ToolAnnotations {
   switch (sideEffects) {
     case 'none':

@@ -10,6 +10,8 @@ import { configFlagsHelp, UsageError } from './args.js';
 export interface Command {
   summary: string;
   usage: string;
+  /** The configuration flags the command reads (parseCommand accepts only these); all of them when absent. */
+  configFlags?: readonly string[];
   run(argv: string[]): Promise<number>;
 }
 
@@ -51,6 +53,14 @@ function mainHelp(): string {
 
 export async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
+  // A reader that stops early (`docent ask … | head -c1`) closes the pipe: that ends the output, quietly.
+  // (serve keeps its own stdout: there a closed pipe is the host going away, handled by the transport.)
+  if (first !== 'serve' && first !== undefined && !first.startsWith('-')) {
+    process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw error;
+    });
+  }
   if (first === '--version' || first === '-v') {
     process.stdout.write(`${VERSION}\n`);
     return 0;
@@ -69,7 +79,7 @@ export async function main(argv: string[]): Promise<number> {
   const command = await load();
   try {
     if (args.includes('--help') || args.includes('-h')) {
-      process.stdout.write(`${command.usage}\n\nConfiguration flags:\n${configFlagsHelp()}\n`);
+      process.stdout.write(`${command.usage}\n\nConfiguration flags:\n${configFlagsHelp(command.configFlags)}\n`);
       return 0;
     }
     return await command.run(args);

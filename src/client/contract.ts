@@ -11,6 +11,7 @@ import type { AgentManifest, DocumentContentType, QueryResult, Source } from './
 /** True only when A and B are the same type. */
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 
+// eslint-disable-next-line @typescript-eslint/no-unused-vars -- never used: the compiler checks it
 type ContractChecks = [
   Expect<Equal<QueryResult, IndexQueryResult>>,
   Expect<Equal<Source, IndexSource>>,

@@ -197,7 +197,7 @@ export function spellingVariants(word: string): string[] {
 }
 
 /** Where a sentence may end: after . ! or ? and space, before a capital, a code span, a quote or emphasis. */
-const SENTENCE_BREAK = /(?<=[.!?])\s+(?=[A-Z`"'(\[*_])/g;
+const SENTENCE_BREAK = /(?<=[.!?])\s+(?=[A-Z`"'([*_])/g;
 /** Words whose period does not end a sentence: Latin abbreviations, titles, "No.", "Fig.", single initials. */
 const NOT_AN_END = /(?:^|[\s(])(?:e\.g|i\.e|a\.k\.a|n\.b|cf|etc|vs|approx|incl|resp|Mr|Mrs|Ms|Dr|St|No|Nos|Fig|Figs|Vol|Sec|Ch|[A-Z])\.$/;
 

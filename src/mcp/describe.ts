@@ -1,6 +1,6 @@
 /** The tools/list entry of a tool, derived from its definition (the manifest's input_schema is the same). */
 import type { AnyTool } from '../catalog/definition.js';
-import { annotationsFor, inputJsonSchema, outputJsonSchema } from '../catalog/schema.js';
+import { annotationsOf, inputJsonSchema, outputJsonSchema } from '../catalog/schema.js';
 
 export function describeTool(tool: AnyTool) {
   return {
@@ -9,7 +9,7 @@ export function describeTool(tool: AnyTool) {
     description: tool.description,
     inputSchema: inputJsonSchema(tool),
     ...(tool.output ? { outputSchema: outputJsonSchema(tool) } : {}),
-    annotations: annotationsFor(tool.side_effects, tool.title),
+    annotations: annotationsOf(tool),
   };
 }
 

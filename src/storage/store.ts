@@ -7,10 +7,10 @@
  * interpolated unescaped. Writers in one process are serialised per table (`exclusive`) so that
  * read-check-write sequences (complete a task once, unique plan names) cannot interleave.
  */
-import { mkdir } from 'node:fs/promises';
 import * as lancedb from '@lancedb/lancedb';
 import { Bool, Field, Float64, Schema, Utf8 } from 'apache-arrow';
 import type { Logger } from '../logging.js';
+import { prepareDataDir } from './data-dir.js';
 
 export type ColumnType = 'string' | 'number' | 'boolean' | 'json';
 
@@ -95,7 +95,7 @@ export class Store {
   private constructor(readonly dataDir: string, readonly db: lancedb.Connection, readonly logger: Logger) {}
 
   static async open(dataDir: string, logger: Logger): Promise<Store> {
-    await mkdir(dataDir, { recursive: true });
+    await prepareDataDir(dataDir);
     // Every read sees commits made by other processes (a key created or revoked by `docent keys`, documents
     // added by `docent ingest` while the server runs); LanceDB's default never re-checks an open table.
     const db = await lancedb.connect(dataDir, { readConsistencyInterval: 0 });

@@ -15,19 +15,6 @@ export function required<T>(value: T | undefined, field: string, action: string,
   return value;
 }
 
-/** Refuses fields that mean nothing for an action, so a mistaken call is not half-understood. */
-export function unexpected(input: Record<string, unknown>, allowed: readonly string[], action: string): void {
-  const extra = Object.keys(input).filter((k) => input[k] !== undefined && !allowed.includes(k));
-  if (extra.length) {
-    throw new ToolError(
-      `${extra.map((f) => `\`${f}\``).join(', ')} ${extra.length === 1 ? 'does' : 'do'} not apply to ${action} ` +
-        `(it takes ${allowed.map((f) => `\`${f}\``).join(', ')}). Remove ${extra.length === 1 ? 'it' : 'them'} and call again. Nothing was changed.`,
-      'invalid_arguments',
-      { field: extra[0] },
-    );
-  }
-}
-
 /** A record id: a readable prefix plus 96 random bits, e.g. `task_3f9c0a1b2c3d4e5f6a7b8c9d`. */
 export function newId(prefix: string): string {
   return `${prefix}_${randomBytes(12).toString('hex')}`;

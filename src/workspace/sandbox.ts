@@ -16,7 +16,7 @@
 import type { Stats } from 'node:fs';
 import { lstat, mkdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { ToolError } from '../errors.js';
+import { ToolError, type ToolErrorCode } from '../errors.js';
 
 /** 512 KB: the largest file read or written (content measured in UTF-8 bytes). */
 export const MAX_FILE_BYTES = 512 * 1024;
@@ -30,7 +30,7 @@ export interface ResolvedPath {
   stat?: Stats;
 }
 
-function refuse(requested: string, why: string, code = 'invalid_path'): ToolError {
+function refuse(requested: string, why: string, code: ToolErrorCode = 'invalid_path'): ToolError {
   return new ToolError(`Path ${JSON.stringify(requested)} ${why}`, code);
 }
 

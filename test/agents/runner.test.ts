@@ -20,6 +20,9 @@ import { Services } from '../../src/services.js';
 import { tempDir } from '../helpers/harness.js';
 import { startLlmFixture, toolResultIn, type LlmFixture } from './llm-fixture.js';
 
+/** A deadline no run reaches: these tests end on events, never on the clock. */
+const NO_DEADLINE = 10 * 60_000;
+
 let llm: LlmFixture;
 let root: string;
 let config: Config;
@@ -137,7 +140,7 @@ const call = (name: string, args: Record<string, unknown>, id?: string) => ({ na
 describe('execution order', () => {
   it('runs calls sharing a parallel_group concurrently (they wait for each other)', async () => {
     llm.script([{ toolCalls: [call('probe_barrier', { label: 'a', parallel_group: 'g' }), call('probe_barrier', { label: 'b', parallel_group: 'g' })] }, { content: 'Both passed.' }]);
-    const result = await runSubAgent({ prompt: 'Pass the barrier.', preset: preset('fan', { parallelFanOut: true }), timeoutMs: 5000 }, parent(), { lookup });
+    const result = await runSubAgent({ prompt: 'Pass the barrier.', preset: preset('fan', { parallelFanOut: true }), timeoutMs: NO_DEADLINE }, parent(), { lookup });
     expect(result.steps.map((s) => [s.n, s.outcome, s.parallel_group])).toEqual([
       [1, 'ok', 'g'],
       [2, 'ok', 'g'],
@@ -153,7 +156,7 @@ describe('execution order', () => {
     events.length = 0;
     const calls = ['a', 'b'].map((l, i) => call('probe_order', { label: l, ...(groups[i] ? { parallel_group: groups[i] } : {}) }));
     llm.script([...(behaviour.twoPhase ? [{ content: '1. Run a.\n2. Run b.' }] : []), { toolCalls: calls }, { content: 'Done.' }]);
-    await runSubAgent({ prompt: 'Run a and b.', preset: preset('order', behaviour), timeoutMs: 5000 }, parent(), { lookup });
+    await runSubAgent({ prompt: 'Run a and b.', preset: preset('order', behaviour), timeoutMs: NO_DEADLINE }, parent(), { lookup });
     expect(events).toEqual(order);
   });
 });
@@ -162,7 +165,7 @@ describe('what a child\'s tool call is handed', () => {
   it('the parent\'s tenant, binding, agent mode and transport, and its own lineage', async () => {
     seen.length = 0;
     llm.script([{ toolCalls: [call('probe_context', {}), call('probe_context', { tenant_id: 'acme' }), call('probe_context', { tenant_id: 'globex' }, 'x')] }, { content: 'Recorded.' }]);
-    const result = await runSubAgent({ prompt: 'Record.', preset: preset('ctx'), timeoutMs: 5000 }, parent(), { lookup });
+    const result = await runSubAgent({ prompt: 'Record.', preset: preset('ctx'), timeoutMs: NO_DEADLINE }, parent(), { lookup });
     const expected = { tenant_id: 'acme', tenant: 'acme', tenantBound: true, agentMode: true, transport: 'inproc', lineage: { depth: 1, preset: 'ctx' } };
     expect(seen).toEqual([expected, expected]);
     expect(result.steps[2]).toMatchObject({ outcome: 'error', error_code: 'forbidden' });
@@ -184,7 +187,11 @@ describe('cancellation', () => {
   it('the deadline aborts the tool in flight and the run fails with a timeout error', async () => {
     events.length = 0;
     llm.script([{ toolCalls: [call('probe_wait', {})] }]);
-    const run = runSubAgent({ prompt: 'Wait.', preset: preset('wait'), timeoutMs: 200 }, parent(), { lookup });
+    // The deadline fires once the tool is running (an event, not a race against the clock).
+    const deadline = new AbortController();
+    const run = runSubAgent({ prompt: 'Wait.', preset: preset('wait'), timeoutMs: 200 }, parent(), { lookup, deadline: deadline.signal });
+    await expect.poll(() => events).toEqual(['wait started']);
+    deadline.abort(new DOMException('The deadline passed', 'TimeoutError'));
     await expect(run).rejects.toMatchObject({ code: 'timeout', message: expect.stringMatching(/timed out after 0\.2 s while executing/) });
     await expect.poll(() => events).toEqual(['wait started', 'wait saw abort: true']);
   });
@@ -193,7 +200,7 @@ describe('cancellation', () => {
     const controller = new AbortController();
     llm.script([{ hang: true }]);
     const abandoned = llm.abandonedOnce();
-    const run = runSubAgent({ prompt: 'Hang.', preset: preset('cancel'), timeoutMs: 5000 }, parent({ signal: controller.signal }), { lookup });
+    const run = runSubAgent({ prompt: 'Hang.', preset: preset('cancel'), timeoutMs: NO_DEADLINE }, parent({ signal: controller.signal }), { lookup });
     await expect.poll(() => llm.bodies.length).toBe(1);
     controller.abort();
     await expect(run).rejects.toMatchObject({ code: 'cancelled' });
@@ -215,7 +222,7 @@ describe('confirmation policy', () => {
     };
     try {
       llm.script([{ toolCalls: [call('probe_delete', { label: 'db' }), call('probe_delete', { label: 'db', confirmation_token: parentToken })] }, { content: 'Deleting needs you.' }]);
-      const result = await runSubAgent({ prompt: 'Delete db.', preset: preset('del'), timeoutMs: 5000 }, parent(), { lookup });
+      const result = await runSubAgent({ prompt: 'Delete db.', preset: preset('del'), timeoutMs: NO_DEADLINE }, parent(), { lookup });
       expect(result.steps.map((s) => s.error_code)).toEqual(['confirmation_required', 'confirmation_required']);
       expect(issued).toBe(0);
       expect(events).toEqual([]);
@@ -229,7 +236,7 @@ describe('confirmation policy', () => {
   it('auto-confirms a paid call within the tenant\'s agent budget, like the parent\'s own, and refuses beyond it', async () => {
     events.length = 0;
     llm.script([{ toolCalls: [call('probe_paid', { label: 'one' }), call('probe_paid', { label: 'two' })] }, { content: 'One paid call ran.' }]);
-    const result = await runSubAgent({ prompt: 'Pay twice.', preset: preset('paid'), timeoutMs: 5000 }, parent({ tenant: 'payer' }), { lookup });
+    const result = await runSubAgent({ prompt: 'Pay twice.', preset: preset('paid'), timeoutMs: NO_DEADLINE }, parent({ tenant: 'payer' }), { lookup });
     expect(events).toEqual(['paid one']);
     expect(result.steps.map((s) => [s.outcome, s.error_code])).toEqual([
       ['ok', undefined],

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendJson, startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
-import { startHarness, textOf, type Harness } from '../helpers/harness.js';
+import { startHarness, type Harness } from '../helpers/harness.js';
 import { indexFor } from './helpers.js';
 
 /**

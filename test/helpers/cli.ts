@@ -66,8 +66,8 @@ export function startHttpServer(
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`docent serve --http did not start within ${options.timeoutMs ?? 15000} ms:\n${stderr}`));
-    }, options.timeoutMs ?? 15000);
+      reject(new Error(`docent serve --http did not start within ${options.timeoutMs ?? 120_000} ms:\n${stderr}`));
+    }, options.timeoutMs ?? 120_000);
     child.stderr!.on('data', (c: Buffer) => {
       const before = stderr.length;
       stderr += c.toString('utf8');
@@ -100,7 +100,7 @@ export interface RawResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: string;
-  json(): any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  json(): any;
 }
 
 /** An HTTP request with full control of headers (fetch cannot set Host). */

@@ -6,6 +6,7 @@ import { effectiveBaseUrl } from '../../src/http/app.js';
 import { isLoopbackHost, RequestGuard } from '../../src/http/origin-guard.js';
 import { HttpError, type Route } from '../../src/http/route.js';
 import { Router } from '../../src/http/router.js';
+import { TOOL_ERROR_STATUS } from '../../src/errors.js';
 import { statusForToolError } from '../../src/http/routes/tools.js';
 import { assertSafeHttpConfig } from '../../src/http/serve.js';
 
@@ -99,19 +100,25 @@ describe('statusForToolError', () => {
   it.each([
     ['invalid_arguments', 400],
     ['forbidden', 403],
+    ['refused', 403],
     ['not_found', 404],
     ['confirmation_required', 409],
     ['declined', 409],
     ['rate_limited', 429],
-    ['limit_exceeded', 429],
+    ['quota_exceeded', 429],
     ['upstream_error', 502],
     ['model_error', 502],
-    ['upstream_timeout', 504],
+    ['outbound_timeout', 504],
     ['model_unavailable', 503],
+    ['not_configured', 503],
     ['internal_error', 500],
     ['invalid_path', 422],
     ['tool_error', 422],
-  ])('%s → %i', (code, status) => expect(statusForToolError(code)).toBe(status));
+  ] as const)('%s → %i', (code, status) => expect(statusForToolError(code)).toBe(status));
+
+  it('gives every code of the closed list a client (4xx) or server (5xx) status', () => {
+    for (const [code, status] of Object.entries(TOOL_ERROR_STATUS)) expect([code, Math.floor(status / 100)]).toEqual([code, status >= 500 ? 5 : 4]);
+  });
 });
 
 describe('assertSafeHttpConfig', () => {

@@ -4,7 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VERSION } from '../../src/version.js';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -24,7 +27,7 @@ beforeAll(async () => {
   const tarball = (await readdir(dir)).find((f) => f.endsWith('.tgz'))!;
   await writeFile(path.join(dir, 'package.json'), JSON.stringify({ name: 'empty-project', version: '1.0.0', type: 'module' }));
   await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', `./${tarball}`], { cwd: dir, maxBuffer: 32 * 1024 * 1024 });
-}, 240_000);
+});
 afterAll(async () => rm(dir, { recursive: true, force: true }));
 
 describe('the packed package', () => {
@@ -37,10 +40,30 @@ describe('the packed package', () => {
     expect((await stat(path.join(ROOT, 'dist', 'src', 'cli', 'main.js'))).mode & 0o111).not.toBe(0);
   });
 
-  it('runs the CLI and loads the client library in an empty project', async () => {
-    const { stdout } = await run(path.join(dir, 'node_modules', '.bin', 'docent'), ['--version'], { cwd: dir });
-    expect(stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  it('runs `npx docent --version` and loads the client library in an empty project', async () => {
+    const { stdout } = await run('npx', ['--no-install', 'docent', '--version'], { cwd: dir });
+    expect(stdout.trim()).toBe(VERSION);
     const client = await run(process.execPath, ['--input-type=module', '-e', "import { DocentClient } from 'docent/client'; console.log(typeof DocentClient)"], { cwd: dir });
     expect(client.stdout.trim()).toBe('function');
+  });
+
+  it('serves MCP over stdio with `npx docent serve`, answering from the installed package', async () => {
+    const transport = new StdioClientTransport({
+      command: 'npx',
+      args: ['--no-install', 'docent', 'serve'],
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '', HOME: dir, DOCENT_DATA_DIR: path.join(dir, 'data'), DOCENT_LOG_LEVEL: 'silent' },
+      stderr: 'ignore',
+    });
+    const client = new Client({ name: 'package-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      expect(client.getServerVersion()).toMatchObject({ name: 'docent', version: VERSION });
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain('rag_query');
+      const sum = await client.callTool({ name: 'calculator', arguments: { operation: 'add', a: 0.1, b: 0.2 } });
+      expect(sum.structuredContent).toMatchObject({ result: '0.3' });
+    } finally {
+      await client.close();
+    }
   });
 });

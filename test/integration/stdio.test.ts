@@ -11,7 +11,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findPreset } from '../../presets/index.js';
 import { buildManifest } from '../../src/catalog/manifest.js';
-import { annotationsFor } from '../../src/catalog/schema.js';
+import { annotationsOf } from '../../src/catalog/schema.js';
 import { TOOLS } from '../../tools/index.js';
 import { CLI, cleanEnv } from '../helpers/cli.js';
 import { tempDir, textOf } from '../helpers/harness.js';
@@ -41,14 +41,14 @@ afterAll(async () => {
 });
 
 describe('docent serve (stdio)', () => {
-  it('lists exactly the registered tools, with the manifest schemas and annotations from side_effects', async () => {
+  it('lists exactly the registered tools, with the manifest schemas and annotations of each definition', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(TOOLS.map((t) => t.name));
     const manifest = buildManifest('http://127.0.0.1:8787');
     for (const tool of TOOLS) {
       const listed = tools.find((t) => t.name === tool.name)!;
       expect(listed.inputSchema, tool.name).toEqual(manifest.tools.find((t) => t.name === tool.name)!.input_schema);
-      expect(listed.annotations, tool.name).toEqual(annotationsFor(tool.side_effects, tool.title));
+      expect(listed.annotations, tool.name).toEqual(annotationsOf(tool));
       expect(listed.description).toBe(tool.description);
     }
   });
@@ -81,7 +81,7 @@ describe('docent serve (stdio)', () => {
   it('kept stdout to protocol (no transport errors) and logged to stderr', async () => {
     expect(transportErrors).toEqual([]);
     const messages = () => stderr.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { msg: string }).msg);
-    await expect.poll(messages, { timeout: 5000 }).toContain('docent MCP server on stdio');
+    await expect.poll(messages).toContain('docent MCP server on stdio');
   });
 });
 

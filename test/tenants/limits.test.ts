@@ -140,7 +140,7 @@ describe('monthly quota', () => {
     for (let i = 0; i < 3; i++) expect((await app.tool(key, 'pricing_manager', list)).status).toBe(200);
     const meter = await UsageMeter.open(app.runtime.services);
     const month = new Date().toISOString().slice(0, 7);
-    await expect.poll(async () => [...(await meter.storedMonth(month)).values()], { timeout: 5000, interval: 200 }).toEqual([3]);
+    await expect.poll(async () => [...(await meter.storedMonth(month)).values()], { interval: 200 }).toEqual([3]);
   });
 });
 

@@ -138,7 +138,7 @@ describe('scheduler launch timeline', () => {
   it('needs the launch date for a timeline', async () => {
     const r = await call(h, 'scheduler', { tenant_id: 'launchco', action: 'add_task', category: 'launch' });
     expect(r.isError).toBe(true);
-    expect(r.text).toMatch(/`due_date` is required for a launch timeline/);
+    expect(r.text).toMatch(/`due_date` is required for add_task: the due date as YYYY-MM-DD, ISO 8601 \(for a timeline: the launch date\)/);
   });
 });
 

@@ -195,7 +195,7 @@ describe('social_poster post', () => {
     expect(failed.isError).toBe(true);
     expect(failed.text).toMatch(/Mastodon answered HTTP 503: Mastodon is down for maintenance/);
     expect(failed.text).toMatch(/marked failed/);
-    let list = await call<{ posts: Post[] }>(h, 'social_poster', { ...T, action: 'list_posts' });
+    const list = await call<{ posts: Post[] }>(h, 'social_poster', { ...T, action: 'list_posts' });
     expect(list.value.posts.find((p) => p.id === post.id)).toMatchObject({ status: 'failed', error: 'Mastodon answered HTTP 503: Mastodon is down for maintenance', attempts: 1 });
 
     const retried = await postConfirmed(h, post.id);

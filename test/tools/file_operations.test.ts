@@ -163,9 +163,9 @@ describe('file_operations basics', () => {
   });
 
   it.each([
-    [{ operation: 'read' }, /operation "read" needs `path`/],
-    [{ operation: 'write', path: 'a.txt' }, /operation "write" needs `content`/],
-    [{ operation: 'delete' }, /operation "delete" needs `path`/],
+    [{ operation: 'read' }, /`path` is required for read/],
+    [{ operation: 'write', path: 'a.txt' }, /`content` is required for write/],
+    [{ operation: 'delete' }, /`path` is required for delete/],
     [{ operation: 'read', path: 'missing.txt' }, /missing.txt does not exist in the workspace/],
     [{ operation: 'list', path: 'nope' }, /nope does not exist/],
     [{ operation: 'write', path: '', content: 'x' }, /not the workspace root/],

@@ -2,7 +2,8 @@ import { rag_query, renderQueryResult } from '../../../tools/rag_query.js';
 import { invokeTool } from '../../catalog/invoke.js';
 import type { QueryResult } from '../../docs/types.js';
 import { createRuntime } from '../../runtime.js';
-import { parseCommand, UsageError } from '../args.js';
+import { prepareDataDir } from '../../storage/data-dir.js';
+import { LOCAL_FLAGS, parseCommand, UsageError } from '../args.js';
 import type { Command } from '../main.js';
 
 const USAGE = [
@@ -18,13 +19,15 @@ const USAGE = [
 export const command: Command = {
   summary: 'Ask the documentation a question',
   usage: USAGE,
+  configFlags: LOCAL_FLAGS,
   async run(argv) {
-    const parsed = parseCommand(argv, { json: { type: 'boolean' }, 'top-k': { type: 'string' } });
+    const parsed = parseCommand(argv, { json: { type: 'boolean' }, 'top-k': { type: 'string' } }, LOCAL_FLAGS);
     const question = parsed.positionals.join(' ').trim();
     if (!question) throw new UsageError('give the question as an argument, e.g. docent ask "How do I …?"');
     const topK = parsed.values['top-k'] === undefined ? undefined : Number(parsed.values['top-k']);
     const runtime = createRuntime(parsed.config());
     try {
+      await prepareDataDir(runtime.config.dataDir);
       const outcome = await invokeTool(rag_query, { question, ...(topK === undefined ? {} : { top_k: topK }) }, {
         config: runtime.config,
         services: runtime.services,

@@ -1,5 +1,5 @@
 import { createRuntime } from '../../runtime.js';
-import { parseCommand, UsageError } from '../args.js';
+import { LOCAL_FLAGS, parseCommand, UsageError } from '../args.js';
 import type { Command } from '../main.js';
 
 const USAGE = [
@@ -13,8 +13,9 @@ const USAGE = [
 export const command: Command = {
   summary: 'List or remove ingested documents',
   usage: USAGE,
+  configFlags: LOCAL_FLAGS,
   async run(argv) {
-    const parsed = parseCommand(argv, { json: { type: 'boolean' } });
+    const parsed = parseCommand(argv, { json: { type: 'boolean' } }, LOCAL_FLAGS);
     const [action, ...rest] = parsed.positionals;
     if (action !== 'list' && action !== 'remove') throw new UsageError(action ? `unknown action "${action}"` : 'say list or remove');
     if (action === 'list' && rest.length) throw new UsageError(`unexpected argument: ${rest[0]}`);

@@ -1,8 +1,9 @@
 import { fetchDocument } from '../../docs/fetch.js';
+import { EXTENSIONS } from '../../docs/parse.js';
 import { ToolError } from '../../errors.js';
 import type { IngestProgress } from '../../docs/types.js';
 import { createRuntime } from '../../runtime.js';
-import { parseCommand, UsageError } from '../args.js';
+import { LOCAL_FLAGS, parseCommand, UsageError } from '../args.js';
 import type { Command } from '../main.js';
 
 const USAGE = [
@@ -35,8 +36,9 @@ function progressBar(stream: NodeJS.WriteStream): (p: IngestProgress) => void {
 export const command: Command = {
   summary: 'Ingest documentation files, folders or URLs into the index',
   usage: USAGE,
+  configFlags: LOCAL_FLAGS,
   async run(argv) {
-    const parsed = parseCommand(argv, { 'url-base': { type: 'string' }, json: { type: 'boolean' } });
+    const parsed = parseCommand(argv, { 'url-base': { type: 'string' }, json: { type: 'boolean' } }, LOCAL_FLAGS);
     if (!parsed.positionals.length) throw new UsageError('name at least one file, folder or URL to ingest');
     const urlBase = parsed.values['url-base'] as string | undefined;
     if (urlBase !== undefined && !/^https?:\/\/[^/]/i.test(urlBase)) throw new UsageError(`--url-base must be an http(s) URL, got "${urlBase}"`);
@@ -48,6 +50,14 @@ export const command: Command = {
         onProgress: process.stderr.isTTY && !parsed.values.json ? progressBar(process.stderr) : undefined,
         fetchUrl: async (url, signal) => fetchDocument(await runtime.services.outbound(), url, signal),
       });
+      if (summary.added + summary.updated + summary.unchanged + summary.removed === 0) {
+        for (const s of summary.skipped) process.stderr.write(`  skipped ${s.path}: ${s.reason}\n`);
+        process.stderr.write(
+          `docent ingest: nothing to ingest in ${parsed.positionals.join(', ')}: no file with a supported extension ` +
+            `(${Object.keys(EXTENSIONS).join(' ')}). Name such files or folders that hold them.\n`,
+        );
+        return 1;
+      }
       if (parsed.values.json) {
         process.stdout.write(`${JSON.stringify({ tenant: runtime.config.tenant, ...summary }, null, 2)}\n`);
       } else {

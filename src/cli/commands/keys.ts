@@ -3,7 +3,7 @@ import { PLANS, type Plan } from '../../auth/types.js';
 import type { Config } from '../../config.js';
 import { createRuntime } from '../../runtime.js';
 import { monthOf, UsageMeter } from '../../tenants/usage.js';
-import { parseCommand, UsageError } from '../args.js';
+import { LOCAL_FLAGS, parseCommand, UsageError } from '../args.js';
 import type { Command } from '../main.js';
 
 const USAGE = [
@@ -55,8 +55,9 @@ function table(keys: ApiKeyInfo[], usage: Map<string, KeyUsage>): string {
 export const command: Command = {
   summary: 'Create, list and revoke API keys for the HTTP API',
   usage: USAGE,
+  configFlags: LOCAL_FLAGS,
   async run(argv) {
-    const parsed = parseCommand(argv, { plan: { type: 'string' }, label: { type: 'string' }, json: { type: 'boolean' } });
+    const parsed = parseCommand(argv, { plan: { type: 'string' }, label: { type: 'string' }, json: { type: 'boolean' } }, LOCAL_FLAGS);
     const [action, ...rest] = parsed.positionals;
     const json = parsed.values.json === true;
     const config = parsed.config();

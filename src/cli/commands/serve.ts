@@ -1,4 +1,5 @@
 import { createRuntime } from '../../runtime.js';
+import { prepareDataDir } from '../../storage/data-dir.js';
 import { parseCommand, UsageError } from '../args.js';
 import type { Command } from '../main.js';
 
@@ -16,6 +17,8 @@ export const command: Command = {
     const parsed = parseCommand(argv, { http: { type: 'boolean' } });
     if (parsed.positionals.length) throw new UsageError(`unexpected argument: ${parsed.positionals[0]}`);
     const runtime = createRuntime(parsed.config());
+    // A data directory that cannot be used stops the server now, not on its first tool call.
+    await prepareDataDir(runtime.config.dataDir);
     if (parsed.values.http) {
       const { serveHttp } = await import('../../http/serve.js');
       await serveHttp(runtime);

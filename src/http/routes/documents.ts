@@ -88,6 +88,7 @@ function tooLarge(what: string, limit: number, setting: string): HttpError {
 function titleProblem(title: string): string | undefined {
   if (!title) return 'is empty';
   if (title.length > TITLE_MAX_CHARS) return `is longer than ${TITLE_MAX_CHARS} characters`;
+  // eslint-disable-next-line no-control-regex -- control characters are what this refuses
   if (/[\u0000-\u001f\u007f]/.test(title)) return 'contains control characters';
   if (title.includes('\\')) return 'contains a backslash; separate folders with "/"';
   if (title.startsWith('/')) return 'is an absolute path; use a relative name such as guides/setup.md';

@@ -9,28 +9,13 @@
 import type { AnyTool } from '../../catalog/definition.js';
 import { invokeTool, type ToolCallOutcome } from '../../catalog/invoke.js';
 import { toolRegistry } from '../../mcp/catalog.js';
+import { TOOL_ERROR_STATUS, type ToolErrorCode } from '../../errors.js';
 import { withCode } from '../respond.js';
 import { HttpError, type Route, type RouteContext } from '../route.js';
 
-const STATUS_BY_CODE: Record<string, number> = {
-  invalid_arguments: 400,
-  forbidden: 403,
-  not_found: 404,
-  confirmation_required: 409,
-  declined: 409,
-  conflict: 409,
-  internal_error: 500,
-};
-
 /** HTTP status of a failed tool call, from its ToolError code. */
-export function statusForToolError(code: string): number {
-  const exact = STATUS_BY_CODE[code];
-  if (exact !== undefined) return exact;
-  if (/rate|limit|quota|budget/.test(code)) return 429;
-  if (/timeout/.test(code)) return 504;
-  if (/unavailable|not_configured/.test(code)) return 503;
-  if (/upstream|network|model_error/.test(code)) return 502;
-  return 422;
+export function statusForToolError(code: ToolErrorCode): number {
+  return TOOL_ERROR_STATUS[code];
 }
 
 /** Calls `tool` for the request's caller over REST; the call is aborted when the client goes away first. */
