@@ -109,7 +109,7 @@ describe('workspace folder swapped for a link to outside, during every operation
     // The workspace is still usable and holds no temp files once the swapping stops.
     expect(Object.keys(await tree(path.join(ws, 'box'))).filter((p) => p.includes('.docent-'))).toEqual([]);
     expect((await call({ operation: 'read', path: 'box/inner.txt' })).ok).toBe(true);
-  });
+  }, 180_000); // bounded by rounds, not time: about 10 s alone on 2 cores, longer beside other suites
 });
 
 describe('hard links', () => {
