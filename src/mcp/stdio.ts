@@ -5,6 +5,7 @@
  * The opening messages (initialize, tools/list, ping) are answered by the stdio front without loading the
  * MCP SDK; the SDK server takes the session over at the first other message (see stdio-front.ts).
  */
+import { infoAtExit } from '../logging.js';
 import type { Runtime } from '../runtime.js';
 import { LineLimit, MAX_STDIO_MESSAGE_BYTES } from './line-limit.js';
 import { StdioFront, type Handover } from './stdio-front.js';
@@ -51,17 +52,19 @@ export async function serveStdio(runtime: Runtime): Promise<void> {
   // The startup line is written shortly after starting, or at shutdown if that comes first: the logger
   // (pino) loads on first use, and the host's first requests (initialize, tools/list) should not wait for it.
   let announced = false;
-  const announce = () => {
+  const announce = (log = (fields: Record<string, string | boolean>, msg: string) => logger.info(fields, msg)) => {
     if (announced) return;
     announced = true;
-    logger.info({ tenant: config.tenant, agentMode: config.policy.agentEnv, dataDir: config.dataDir }, 'docent MCP server on stdio');
+    log({ tenant: config.tenant, agentMode: config.policy.agentEnv, dataDir: config.dataDir }, 'docent MCP server on stdio');
   };
   let closing = false;
   const shutdown = async (why: string, code = 0) => {
     if (closing) return;
     closing = true;
-    announce();
-    logger.info({ why }, 'shutting down');
+    // Without loading the logger when nothing loaded it yet (see infoAtExit).
+    const log = (fields: Record<string, string | boolean>, msg: string) => infoAtExit(logger, fields, msg);
+    announce(log);
+    log({ why }, 'shutting down');
     front.end();
     if (sdk) await (await sdk.catch(() => undefined))?.close().catch(() => undefined);
     await runtime.close().catch(() => undefined);
@@ -70,5 +73,5 @@ export async function serveStdio(runtime: Runtime): Promise<void> {
   process.stdin.on('end', () => void shutdown('stdin closed'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  setTimeout(announce, STARTUP_LOG_DELAY_MS).unref();
+  setTimeout(() => announce(), STARTUP_LOG_DELAY_MS).unref();
 }
