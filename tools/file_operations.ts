@@ -99,8 +99,11 @@ export const file_operations = defineTool({
     if (requested === undefined) throw needs('path', operation, '"notes/plan.md"');
     const workspace = await Workspace.open(ctx.config.workspaceDir, sub).catch((error: unknown) => {
       const dir = Workspace.dirFor(ctx.config.workspaceDir, ctx.tenant, ctx.tenantBound);
+      const code = codeOf(error);
+      // A tenant folder must be a real directory: a link there is never followed.
+      const why = code === 'ELOOP' || (code === 'ENOTDIR' && sub !== undefined) ? `${code}: something other than a directory, such as a symbolic link, is there` : (code ?? String(error));
       throw new ToolError(
-        `The agent workspace ${dir} cannot be created or opened (${codeOf(error) ?? String(error)}). ` +
+        `The agent workspace ${dir} cannot be created or opened (${why}). ` +
           'The operator can point DOCENT_WORKSPACE_DIR (or --workspace) at a writable directory.',
         'workspace_unavailable',
       );

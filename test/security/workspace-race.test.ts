@@ -131,3 +131,20 @@ describe('hard links', () => {
     expect(await readFile(secret, 'utf8')).toBe(`${OUTSIDE_MARK} linked`);
   });
 });
+
+describe('a tenant folder replaced by a link', () => {
+  it('is refused, never followed to where it points', async () => {
+    const tenantEnv = { ...env, tenant: 'acme', tenantBound: true };
+    const elsewhere = path.join(root, 'elsewhere');
+    await mkdir(elsewhere, { recursive: true });
+    await mkdir(ws, { recursive: true });
+    await writeFile(path.join(elsewhere, 'notes.md'), `${OUTSIDE_MARK} tenant`);
+    await symlink(elsewhere, path.join(ws, 'tenant-acme'));
+    for (const args of [{ operation: 'read', path: 'notes.md' }, { operation: 'list' }, { operation: 'write', path: 'new.md', content: 'x' }]) {
+      const outcome = await invokeTool(file_operations, args, tenantEnv);
+      expect(outcome).toMatchObject({ ok: false, code: 'workspace_unavailable', message: expect.stringMatching(/tenant-acme cannot be created or opened \((ENOTDIR|ELOOP): something other than a directory, such as a symbolic link, is there\)/) });
+      expect(JSON.stringify(outcome)).not.toContain(OUTSIDE_MARK);
+    }
+    expect(await readdir(elsewhere)).toEqual(['notes.md']);
+  });
+});
