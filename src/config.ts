@@ -49,6 +49,8 @@ export const ConfigSchema = z.object({
     keepAliveTimeoutMs: z.coerce.number().int().min(100),
     maxConnections: z.coerce.number().int().min(1),
     sessionsPerTenant: z.coerce.number().int().min(1),
+    streamsPerTenant: z.coerce.number().int().min(1),
+    authFailuresPerMinute: z.coerce.number().int().min(0),
   }),
   policy: z.object({
     agentEnv: bool,
@@ -124,6 +126,8 @@ export const SETTINGS: readonly Setting[] = [
   { path: 'http.requestTimeoutMs', env: ['DOCENT_HTTP_REQUEST_TIMEOUT_MS'], default: 120000, doc: 'A request whose head and body have not arrived within this many milliseconds is closed (large uploads need it long enough).' },
   { path: 'http.keepAliveTimeoutMs', env: ['DOCENT_HTTP_KEEPALIVE_TIMEOUT_MS'], default: 5000, doc: 'An idle keep-alive connection is closed after this many milliseconds.' },
   { path: 'http.sessionsPerTenant', env: ['DOCENT_MCP_SESSIONS_PER_TENANT'], default: 64, doc: 'MCP sessions one tenant may hold open at once on /mcp; past it the tenant\'s oldest idle session is closed, or, when none is idle, initialize is refused with 429.' },
+  { path: 'http.streamsPerTenant', env: ['DOCENT_MCP_STREAMS_PER_TENANT'], default: 32, doc: 'Server-to-client streams (GET /mcp) one tenant may hold open at once across its MCP sessions; past it a new stream is refused with 429.' },
+  { path: 'http.authFailuresPerMinute', env: ['DOCENT_AUTH_FAILURES_PER_MINUTE'], default: 30, doc: 'Failed authentications (malformed, unknown or revoked keys) one client address may make per minute, with bursts up to the same number; past it they are answered 429 with Retry-After (valid keys are always accepted). 0 = no limit.' },
   { path: 'http.maxConnections', env: ['DOCENT_HTTP_MAX_CONNECTIONS'], default: 1024, doc: 'Open connections the HTTP server accepts at once; beyond it new ones are dropped.' },
   { path: 'policy.agentEnv', env: ['SERVICE_AGENT', 'CLAUDE_CODE', 'CURSOR_AGENT'], default: false, doc: 'Any of these set (stdio) marks the caller as an agent.' },
   { path: 'policy.paidCallBudget', env: ['DOCENT_PAID_CALL_BUDGET'], default: 20, doc: 'Paid calls auto-confirmed per tenant in agent mode before explicit confirmation is needed.' },

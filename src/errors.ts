@@ -20,6 +20,7 @@ export const TOOL_ERROR_STATUS = {
   is_a_directory: 422,
   not_a_directory: 422,
   not_a_file: 422,
+  hard_linked: 422,
   not_empty: 422,
   too_long: 422,
   not_a_feed: 422,

@@ -1,9 +1,8 @@
-import type { Stats } from 'node:fs';
 import { z } from 'zod';
 import { actionInputShape, checkAction, defineActions } from '../src/catalog/actions.js';
 import { defineTool } from '../src/catalog/definition.js';
 import { ToolError } from '../src/errors.js';
-import { ENTRY_TYPES, MAX_LIST_DEPTH, MAX_LIST_ENTRIES, countBelow, listDirectory, readText, remove, tooLarge, typeOf, writeAtomic } from '../src/workspace/files.js';
+import { ENTRY_TYPES, MAX_LIST_DEPTH, MAX_LIST_ENTRIES, countBelow, hardLinked, listDirectory, readText, remove, tooLarge, typeOf, writeAtomic, type Existing } from '../src/workspace/files.js';
 import { MAX_FILE_BYTES, Workspace, codeOf, type ResolvedPath } from '../src/workspace/sandbox.js';
 
 /** The fields each operation reads: validation and field descriptions come from here. */
@@ -43,8 +42,6 @@ const output = z.object({
   deleted: z.enum(ENTRY_TYPES).optional().describe('What was deleted (delete)'),
 });
 type Output = z.infer<typeof output>;
-
-type Existing = ResolvedPath & { stat: Stats };
 
 function exists(target: ResolvedPath): target is Existing {
   return target.stat !== undefined;
@@ -108,97 +105,119 @@ export const file_operations = defineTool({
   async handler(input, ctx) {
     const args = checkAction(SPEC, input);
     const { operation } = args;
-    const dir = Workspace.dirFor(ctx.config.workspaceDir, ctx.tenant, ctx.tenantBound);
-    const workspace = await Workspace.open(dir).catch((error: unknown) => {
+    const sub = Workspace.subdirFor(ctx.tenant, ctx.tenantBound);
+    const requested = args.path ?? '';
+    const workspace = await Workspace.open(ctx.config.workspaceDir, sub).catch((error: unknown) => {
+      const dir = Workspace.dirFor(ctx.config.workspaceDir, ctx.tenant, ctx.tenantBound);
+      const code = codeOf(error);
+      // A tenant folder must be a real directory: a link there is never followed.
+      const why = code === 'ELOOP' || (code === 'ENOTDIR' && sub !== undefined) ? `${code}: something other than a directory, such as a symbolic link, is there` : (code ?? String(error));
       throw new ToolError(
-        `The agent workspace ${dir} cannot be created or opened (${codeOf(error) ?? String(error)}). ` +
+        `The agent workspace ${dir} cannot be created or opened (${why}). ` +
           'The operator can point DOCENT_WORKSPACE_DIR (or --workspace) at a writable directory.',
         'workspace_unavailable',
       );
     });
-    const requested = args.path ?? '';
-    const resolve = (followFinalLink = true) => workspace.resolve(requested, { followFinalLink });
+    /** Resolves the path, runs `use` on it, and releases the pinned directory whatever happens. */
+    const at = async <T>(followFinalLink: boolean, use: (target: ResolvedPath) => Promise<T>): Promise<T> => {
+      const target = await workspace.resolve(requested, { followFinalLink });
+      try {
+        return await use(target);
+      } finally {
+        await target.release();
+      }
+    };
 
     try {
       switch (operation) {
-        case 'read': {
-          const target = await resolve();
-          if (!exists(target)) throw notFound(target);
-          if (target.stat.isDirectory()) throw new ToolError(`${shown(target)} is a directory. Use operation "list" to see its entries.`, 'is_a_directory');
-          if (!target.stat.isFile()) throw new ToolError(`${target.path} is not a regular file.`, 'not_a_file');
-          if (target.stat.size > MAX_FILE_BYTES) throw tooLarge(target.path, target.stat.size);
-          const { content, size } = await readText(target);
-          const value: Output = { operation, path: target.path, content, size };
-          return { value, text: content };
-        }
+        case 'read':
+          return await at(true, async (target) => {
+            if (!exists(target)) throw notFound(target);
+            if (target.stat.isDirectory()) throw new ToolError(`${shown(target)} is a directory. Use operation "list" to see its entries.`, 'is_a_directory');
+            if (!target.stat.isFile()) throw new ToolError(`${target.path} is not a regular file.`, 'not_a_file');
+            if (target.stat.nlink > 1) throw hardLinked(target.path, target.stat.nlink);
+            if (target.stat.size > MAX_FILE_BYTES) throw tooLarge(target.path, target.stat.size);
+            const { content, size } = await readText(target);
+            const value: Output = { operation, path: target.path, content, size };
+            return { value, text: content };
+          });
 
         case 'write': {
           const data = Buffer.from(args.content, 'utf8');
           if (data.length > MAX_FILE_BYTES) throw tooLarge('The content', data.length);
           if (requested.endsWith('/')) throw new ToolError(`Path ${JSON.stringify(requested)} ends with "/", which names a directory. Give a file name.`, 'invalid_path');
-          let target = await resolve();
-          if (target.path === '') throw new ToolError('write needs a file path, not the workspace root.', 'invalid_path');
           const checkWritable = (t: ResolvedPath) => {
+            if (t.path === '') throw new ToolError('write needs a file path, not the workspace root.', 'invalid_path');
             if (t.stat?.isDirectory()) throw new ToolError(`${t.path} is a directory; write needs a file path.`, 'is_a_directory');
             if (t.stat && !t.stat.isFile()) throw new ToolError(`${t.path} is not a regular file, so it cannot be written.`, 'not_a_file');
+            if (t.stat && t.stat.nlink > 1) throw hardLinked(t.path, t.stat.nlink);
           };
-          checkWritable(target);
-          await ctx.confirm({
-            kind: 'safe',
-            summary: target.stat
+          const summary = await at(true, async (target) => {
+            checkWritable(target);
+            return target.stat
               ? `Replace ${target.path} (${bytes(target.stat.size)}) with ${bytes(data.length)} in the agent workspace`
-              : `Create ${target.path} (${bytes(data.length)}) in the agent workspace`,
+              : `Create ${target.path} (${bytes(data.length)}) in the agent workspace`;
           });
-          target = await resolve();
-          checkWritable(target);
-          await writeAtomic(workspace, target, data);
-          const created = !target.stat;
-          return {
-            value: { operation, path: target.path, size: data.length, created },
-            text: `${created ? 'Created' : 'Replaced'} ${target.path} (${bytes(data.length)}).`,
-          };
+          // The directory is not held while the user is asked: the path is resolved again afterwards.
+          await ctx.confirm({ kind: 'safe', summary });
+          return await at(true, async (target) => {
+            checkWritable(target);
+            await writeAtomic(target, data);
+            const created = !target.stat;
+            return {
+              value: { operation, path: target.path, size: data.length, created },
+              text: `${created ? 'Created' : 'Replaced'} ${target.path} (${bytes(data.length)}).`,
+            };
+          });
         }
 
-        case 'list': {
-          const target = await resolve();
-          if (!exists(target)) throw notFound(target);
-          if (!target.stat.isDirectory()) {
-            throw new ToolError(`${target.path} is a ${typeOf(target.stat)}, not a directory. Use operation "read" for a file.`, 'not_a_directory');
-          }
-          const { entries, truncated } = await listDirectory(target.absolute, target.path, args.recursive === true);
-          const lines = entries.map((e) => `${e.type === 'directory' ? 'd' : e.type === 'symlink' ? 'l' : e.type === 'file' ? 'f' : '?'} ${e.path}${e.size === undefined ? '' : ` (${bytes(e.size)})`}`);
-          const header = `${entriesCount(entries.length)} in ${shown(target)}${truncated ? ` (truncated at ${MAX_LIST_DEPTH} levels or ${MAX_LIST_ENTRIES} entries; list a subdirectory for more)` : ''}`;
-          return { value: { operation, path: target.path, entries, truncated }, text: [header, ...lines].join('\n') };
-        }
+        case 'list':
+          return await at(true, async (target) => {
+            if (!exists(target)) throw notFound(target);
+            if (!target.stat.isDirectory()) {
+              throw new ToolError(`${target.path} is a ${typeOf(target.stat)}, not a directory. Use operation "read" for a file.`, 'not_a_directory');
+            }
+            const { entries, truncated } = await listDirectory(target, args.recursive === true);
+            const lines = entries.map((e) => `${e.type === 'directory' ? 'd' : e.type === 'symlink' ? 'l' : e.type === 'file' ? 'f' : '?'} ${e.path}${e.size === undefined ? '' : ` (${bytes(e.size)})`}`);
+            const header = `${entriesCount(entries.length)} in ${shown(target)}${truncated ? ` (truncated at ${MAX_LIST_DEPTH} levels or ${MAX_LIST_ENTRIES} entries; list a subdirectory for more)` : ''}`;
+            const value: Output = { operation, path: target.path, entries, truncated };
+            return { value, text: [header, ...lines].join('\n') };
+          });
 
         case 'delete': {
-          const target = await resolve(false);
-          if (target.path === '') throw new ToolError('The workspace root itself cannot be deleted. Delete the entries inside it instead.', 'invalid_path');
-          if (!exists(target)) throw notFound(target);
-          const kind = typeOf(target.stat);
-          let summary: string;
-          if (kind === 'directory') {
-            const { count, more } = await countBelow(target.absolute);
-            if (count > 0 && args.force !== true) {
-              throw new ToolError(
-                `${target.path} is a directory with ${more ? `at least ${entriesCount(count)}` : entriesCount(count)} below it. ` +
-                  'Pass force: true to delete it and everything in it, or delete the entries first.',
-                'not_empty',
-              );
+          const { kind, summary, stat } = await at(false, async (target) => {
+            if (target.path === '') throw new ToolError('The workspace root itself cannot be deleted. Delete the entries inside it instead.', 'invalid_path');
+            if (!exists(target)) throw notFound(target);
+            const kind = typeOf(target.stat);
+            if (kind === 'directory') {
+              const { count, more } = await countBelow(target);
+              if (count > 0 && args.force !== true) {
+                throw new ToolError(
+                  `${target.path} is a directory with ${more ? `at least ${entriesCount(count)}` : entriesCount(count)} below it. ` +
+                    'Pass force: true to delete it and everything in it, or delete the entries first.',
+                  'not_empty',
+                );
+              }
+              const summary = count === 0 ? `Delete the empty directory ${target.path}` : `Delete the directory ${target.path} and the ${entriesCount(more ? `${count}+` : count)} below it`;
+              return { kind, summary, stat: target.stat };
             }
-            summary = count === 0 ? `Delete the empty directory ${target.path}` : `Delete the directory ${target.path} and the ${entriesCount(more ? `${count}+` : count)} below it`;
-          } else if (kind === 'symlink') {
-            summary = `Delete the symbolic link ${target.path} (what it points to is not touched)`;
-          } else {
-            summary = `Delete the file ${target.path} (${bytes(target.stat.size)})`;
-          }
+            if (kind === 'symlink') return { kind, summary: `Delete the symbolic link ${target.path} (what it points to is not touched)`, stat: target.stat };
+            return { kind, summary: `Delete the file ${target.path} (${bytes(target.stat.size)})`, stat: target.stat };
+          });
           await ctx.confirm({ kind: 'destructive', summary: `${summary} from the agent workspace` });
-          await remove(target, kind === 'directory' && args.force === true);
-          return { value: { operation, path: target.path, deleted: kind }, text: `Deleted ${kind} ${target.path}.` };
+          return await at(false, async (target) => {
+            if (!exists(target)) throw notFound(target);
+            // What is deleted must be what the user confirmed: remove() compares it with that entry.
+            await remove({ ...target, stat }, kind === 'directory' && args.force === true);
+            const value: Output = { operation, path: target.path, deleted: kind };
+            return { value, text: `Deleted ${kind} ${target.path}.` };
+          });
         }
       }
     } catch (error) {
       throw fsError(error, JSON.stringify(requested));
+    } finally {
+      await workspace.close();
     }
   },
 });

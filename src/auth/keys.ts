@@ -4,7 +4,9 @@
  * A key reads `dk_<id>_<secret>`: `id` (16 hex digits) is public (shown by `keys list`, used by
  * `keys revoke`), `secret` is 256 random bits. Only the SHA-256 of the whole key is stored, so the key is
  * shown exactly once, when it is created. A fast hash is right here: the secret is random, not a password.
- * Verification looks the record up by id and compares hashes in constant time; revoked keys never verify.
+ * Verification looks the record up by id and compares hashes in constant time (timingSafeEqual on the two
+ * SHA-256 digests, also against a dummy digest when the id is unknown, so an answer takes as long whether the
+ * id exists or not); revoked keys never verify.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Services } from '../services.js';
@@ -51,6 +53,9 @@ export function keyId(key: string): string | undefined {
 function hashKey(key: string): Buffer {
   return createHash('sha256').update(key, 'utf8').digest();
 }
+
+/** Compared against when the id is unknown, so that the comparison runs either way (no key hashes to it). */
+const NO_KEY_HASH = Buffer.alloc(32);
 
 export function publicInfo(record: ApiKeyRecord): ApiKeyInfo {
   const { hash: _hash, ...info } = record;
@@ -117,11 +122,10 @@ export class ApiKeys {
     if (!id) return undefined;
     let record = (await this.keys()).get(id);
     if (!record) record = (await this.keys(UNKNOWN_RELOAD_MS)).get(id);
-    if (!record) return undefined;
-    const stored = Buffer.from(record.hash, 'hex');
+    const stored = record ? Buffer.from(record.hash, 'hex') : NO_KEY_HASH;
     const given = hashKey(key);
-    if (stored.length !== given.length || !timingSafeEqual(stored, given)) return undefined;
-    if (record.revoked_at !== null) return undefined;
+    const equal = stored.length === given.length && timingSafeEqual(stored, given);
+    if (!record || !equal || record.revoked_at !== null) return undefined;
     this.noteUse(record);
     return publicInfo(record);
   }

@@ -44,7 +44,7 @@ export function planLimitsOf(config: Config, plan: string | undefined): { plan: 
 }
 
 /** A token bucket: `capacity` tokens, refilled continuously at capacity per minute. */
-class Bucket {
+export class Bucket {
   private tokens: number;
   private at: number;
   constructor(readonly capacity: number, now: number) {
@@ -88,7 +88,7 @@ const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 export const DOCUMENT_QUOTA_RETRY_MS = 86_400_000;
 
 /** A 429 refusal with `Retry-After` and `retry_after_seconds` (at least 1 s). */
-export function tooMany(code: 'rate_limited' | 'quota_exceeded', message: string, retryMs: number, details: Record<string, unknown>): HttpError {
+export function tooMany(code: 'rate_limited' | 'quota_exceeded' | 'auth_rate_limited', message: string, retryMs: number, details: Record<string, unknown>): HttpError {
   const retry = seconds(retryMs);
   return new HttpError(429, code, message, { ...details, retry_after_seconds: retry }, { 'retry-after': String(retry) });
 }

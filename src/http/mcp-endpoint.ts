@@ -7,6 +7,11 @@
  * borrowed. Sessions let the server ask the client (elicitation, sampling) and carry log notifications
  * on the client's GET stream. Idle sessions (no request for SESSION_IDLE_MS, no stream open) are closed.
  *
+ * Caps per tenant, so that one tenant cannot lock the others out: sessions (`http.sessionsPerTenant`; past it
+ * the tenant's oldest idle session is closed, or initialize is refused with 429 when all are busy) and open
+ * GET streams across its sessions (`http.streamsPerTenant`; past it GET is refused with 429). Both 429s name
+ * the cap and its setting and carry Retry-After. The process-wide MAX_SESSIONS is only a backstop.
+ *
  * Stateless (`--stateless`): every POST gets a fresh server and transport, so any replica can answer any
  * request; there are no server-to-client requests, and GET/DELETE are 405.
  *
@@ -37,6 +42,8 @@ interface Session {
   lastSeen: number;
   /** Requests of this session still open (a GET stream stays open for the session's life). */
   open: number;
+  /** GET streams of this session still open. */
+  streams: number;
   closed: boolean;
 }
 
@@ -121,20 +128,39 @@ export class McpEndpoint {
     await this.open(ctx);
   }
 
-  get(ctx: RouteContext): Promise<void> {
-    return this.toSession(ctx, 'Bad Request: the Mcp-Session-Id header is required to open a stream.');
-  }
-
-  delete(ctx: RouteContext): Promise<void> {
-    return this.toSession(ctx, 'Bad Request: the Mcp-Session-Id header names the session to end.');
-  }
-
-  /** GET and DELETE: only for an existing session; `noId` is the 400 message when the header is missing. */
-  private async toSession(ctx: RouteContext, noId: string): Promise<void> {
+  async get(ctx: RouteContext): Promise<void> {
     if (this.runtime.config.http.stateless) return this.notInStateless(ctx);
     const id = ctx.req.headers[SESSION_HEADER];
     if (typeof id !== 'string') {
-      rpcError(ctx.res, 400, -32000, noId);
+      rpcError(ctx.res, 400, -32000, 'Bad Request: the Mcp-Session-Id header is required to open a stream.');
+      return;
+    }
+    const session = this.lookup(ctx, id);
+    if (!session) return;
+    const cap = this.runtime.config.http.streamsPerTenant;
+    let open = 0;
+    for (const s of this.sessions.values()) if (s.tenant === session.tenant && !s.closed) open += s.streams;
+    if (open >= cap) {
+      rpcError(
+        ctx.res,
+        429,
+        -32000,
+        `Tenant "${session.tenant}" already holds ${cap} open MCP streams (GET /mcp), the most one tenant may (DOCENT_MCP_STREAMS_PER_TENANT). Close streams or sessions you no longer use (DELETE /mcp with their Mcp-Session-Id) and retry.`,
+        { 'retry-after': '30' },
+      );
+      return;
+    }
+    session.streams++;
+    ctx.res.once('close', () => session.streams--);
+    await this.forward(session, ctx);
+  }
+
+  /** DELETE: ends an existing session. */
+  async delete(ctx: RouteContext): Promise<void> {
+    if (this.runtime.config.http.stateless) return this.notInStateless(ctx);
+    const id = ctx.req.headers[SESSION_HEADER];
+    if (typeof id !== 'string') {
+      rpcError(ctx.res, 400, -32000, 'Bad Request: the Mcp-Session-Id header names the session to end.');
       return;
     }
     const session = this.lookup(ctx, id);
@@ -174,6 +200,7 @@ export class McpEndpoint {
       transport: undefined as unknown as StreamableHTTPServerTransport,
       lastSeen: Date.now(),
       open: 0,
+      streams: 0,
       closed: false,
     };
     session.transport = new StreamableHTTPServerTransport({

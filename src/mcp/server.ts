@@ -20,8 +20,8 @@ import type { ToolCallOutcome } from '../catalog/invoke.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logging.js';
 import type { Services } from '../services.js';
-import { VERSION } from '../version.js';
 import { toolCatalog, toolRegistry } from './catalog.js';
+import { SERVER_CAPABILITIES, SERVER_INFO, SERVER_INSTRUCTIONS } from './identity.js';
 
 // Presets and tools load on first use: every module a cold start skips is startup time saved.
 const presets = () => import('../../presets/index.js');
@@ -45,9 +45,6 @@ export interface McpServerOptions {
   serverRequests: boolean;
 }
 
-export const SERVER_INSTRUCTIONS =
-  'docent answers questions from documentation the operator uploaded (rag_query: grounded answers with sources ' +
-  'and a confidence, or an honest "no match") and offers a catalog of agent tools. Prompts are agent presets.';
 
 export function toCallToolResult(outcome: ToolCallOutcome): CallToolResult {
   if (outcome.ok) {
@@ -61,13 +58,7 @@ export function toCallToolResult(outcome: ToolCallOutcome): CallToolResult {
 
 export function createMcpServer(options: McpServerOptions): Server {
   const { config, services, logger } = options;
-  const server = new Server(
-    { name: 'docent', title: 'docent', version: VERSION },
-    {
-      capabilities: { tools: { listChanged: false }, prompts: { listChanged: false }, logging: {} },
-      instructions: SERVER_INSTRUCTIONS,
-    },
-  );
+  const server = new Server(SERVER_INFO, { capabilities: SERVER_CAPABILITIES, instructions: SERVER_INSTRUCTIONS });
 
   // Tool modules load on the first call; tools/list is served from the catalog (src/mcp/catalog.ts).
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await toolCatalog() }));

@@ -1,7 +1,8 @@
 /**
  * A cold start loads no heavy modules: `docent serve` (stdio) is traced with a module loader hook through
  * initialize and tools/list, and again through a tool call. LanceDB and `openai` must never load for these;
- * with a current build catalog, not even the tool modules load before the first call.
+ * with a current build catalog, neither the tool modules nor the MCP SDK (its zod schemas, ajv) load before
+ * the first other message: the stdio front answers (src/mcp/stdio-front.ts).
  */
 import { spawn } from 'node:child_process';
 import { readFile, rm } from 'node:fs/promises';
@@ -13,6 +14,7 @@ import { tempDir } from '../helpers/harness.js';
 
 const TRACER = fileURLToPath(new URL('../helpers/module-trace.mjs', import.meta.url));
 const HEAVY = [/node_modules\/@lancedb\//, /node_modules\/openai\//, /node_modules\/apache-arrow\//];
+const SDK = /node_modules\/(@modelcontextprotocol\/sdk|ajv|zod-to-json-schema)\//;
 
 let root: string;
 beforeAll(async () => {
@@ -59,18 +61,22 @@ const initialized = { jsonrpc: '2.0', method: 'notifications/initialized' };
 const list = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
 
 describe('cold start', () => {
-  it('initialize + tools/list load neither LanceDB nor openai (nor, with a current catalog, any tool module)', async () => {
+  it('initialize + tools/list load neither LanceDB nor openai (nor, with a current catalog, any tool module or the MCP SDK)', async () => {
     const modules = await traced('list', [initialize, initialized, list]);
-    expect(modules.some((m) => m.includes('/dist/src/mcp/server.js'))).toBe(true);
+    expect(modules.some((m) => m.includes('/dist/src/mcp/stdio-front.js'))).toBe(true);
     for (const heavy of HEAVY) expect(modules.filter((m) => heavy.test(m)), String(heavy)).toEqual([]);
     const { prebuiltCatalog } = (await import(new URL('../../dist/src/mcp/catalog.js', import.meta.url).href)) as typeof import('../../src/mcp/catalog.js');
-    if (prebuiltCatalog()) expect(modules.filter((m) => m.includes('/dist/tools/'))).toEqual([]);
+    if (prebuiltCatalog()) {
+      expect(modules.filter((m) => m.includes('/dist/tools/'))).toEqual([]);
+      expect(modules.filter((m) => SDK.test(m) || m.includes('/dist/src/mcp/server.js'))).toEqual([]);
+    }
   });
 
   it('a tool call loads the tools, still without LanceDB or openai', async () => {
     const call = { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'calculator', arguments: { operation: 'add', a: 1, b: 2 } } };
     const modules = await traced('call', [initialize, initialized, list, call]);
     expect(modules.some((m) => m.includes('/dist/tools/calculator.js'))).toBe(true);
+    expect(modules.some((m) => m.includes('/dist/src/mcp/server.js'))).toBe(true);
     for (const heavy of HEAVY) expect(modules.filter((m) => heavy.test(m)), String(heavy)).toEqual([]);
   });
 });

@@ -35,4 +35,28 @@ describe('createLogger', () => {
     expect(stderr).not.toContain('sk-secret');
     expect(stderr).not.toContain('hunter2');
   });
+
+  it('writes an exit line as pino would, without loading it, when nothing loaded it yet; through pino once loaded', async () => {
+    const { stdout, stderr, code } = await run(`
+      import { createRequire } from 'node:module';
+      const cache = createRequire(import.meta.url).cache;
+      const pinoLoaded = () => Object.keys(cache).some((f) => f.includes('/node_modules/pino/'));
+      const { createLogger, infoAtExit } = await import(${JSON.stringify(LOGGING)});
+      const early = createLogger('info', 'probe');
+      infoAtExit(early, { why: 'stdin closed', n: 1 }, 'early');
+      infoAtExit(createLogger('warn', 'quiet'), { why: 'x' }, 'below the level');
+      const before = pinoLoaded();
+      const loaded = createLogger('info', 'probe');
+      loaded.info('loads pino');
+      infoAtExit(loaded, { why: 'stdin closed', n: 1 }, 'late');
+      console.log(JSON.stringify({ before }));
+    `);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({ before: false });
+    const lines = stderr.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => l.msg)).toEqual(['early', 'loads pino', 'late']);
+    const shape = (l: Record<string, unknown>) => ({ ...l, time: typeof l.time, pid: typeof l.pid, msg: undefined });
+    expect(shape(lines[0]!)).toEqual(shape(lines[2]!));
+    expect(Object.keys(lines[0]!)).toEqual(Object.keys(lines[2]!));
+  });
 });

@@ -17,23 +17,6 @@ afterEach(async () => {
 });
 afterAll(async () => data.remove());
 
-describe('JSON-RPC batches on /mcp', () => {
-  it('refuses a batch outright (-32600, nothing run), so 90 calls in one POST cannot pass a 60-per-minute key', async () => {
-    app = await startApp(`${data.dir}/batch`, { 'limits.free.requestsPerMinute': 60, 'limits.free.requestsPerMonth': 0 }, { checks: [planLimitsCheck()] });
-    const key = await app.key('acme');
-    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    const initialize = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
-    const calls = Array.from({ length: 90 }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'calculator', arguments: { operation: 'add', a: '1', b: String(i) } } }));
-    for (const batch of [[initialize, ...calls], calls]) {
-      const response = await fetch(`${app.url}/mcp`, { method: 'POST', headers, body: JSON.stringify(batch) });
-      expect(response.status).toBe(400);
-      const body = (await response.json()) as { error: { code: number; message: string } };
-      expect(body.error.code).toBe(-32600);
-      expect(body.error.message).toMatch(/^JSON-RPC batches are not accepted on \/mcp \(this one holds \d+ messages\): send each message in a request of its own/);
-    }
-  });
-});
-
 describe('per-minute rate limit', () => {
   it('answers 429 rate_limited with Retry-After past the plan\'s requests per minute, per key, on every authenticated route', async () => {
     let clock = new Date('2026-03-10T12:00:00Z');

@@ -8,7 +8,7 @@ import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../helpers/fixture-server.js';
 import { textOf } from '../helpers/harness.js';
-import { startHttpsFixture, startNetHarness, type NetHarness } from './helpers/network.js';
+import { startHttpsFixture, startNetHarness, type NetHarness } from '../net/helpers/network.js';
 
 let tls: FixtureServer;
 let plain: FixtureServer;
