@@ -159,16 +159,25 @@ export class ChunkStore {
     ]);
     // Tables written before the title field existed gain it empty; the analyzer version re-ingests their documents.
     if (!(await docs.schema()).fields.some((f) => f.name === 'title_terms')) {
-      await store.mutex.run(`migrate:${prefix}`, async () => {
+      await store.commit(`docs:${prefix}`, async () => {
         if (!(await docs.schema()).fields.some((f) => f.name === 'title_terms')) await docs.addColumns([{ name: 'title_terms', valueSql: "CAST('' AS STRING)" }]);
       });
     }
     return new ChunkStore(store, tenant, prefix, docs, chunks, meta, options.ftsColumns ?? ['body_terms', 'head_terms']);
   }
 
-  /** Serialises writers of this tenant's index within the process. */
+  /** Serialises writers of this tenant's index (every process sharing the store's locks); reentrant. */
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    return this.store.mutex.run(`docs:${this.prefix}`, fn);
+    return this.store.exclusive(this.lock, fn);
+  }
+
+  /** One commit to the tenant's tables, under their write lock with its fence checked first. */
+  private write<T>(op: () => Promise<T>): Promise<T> {
+    return this.store.commit(this.lock, op);
+  }
+
+  private get lock(): string {
+    return `docs:${this.prefix}`;
   }
 
   /**
@@ -210,21 +219,24 @@ export class ChunkStore {
   /** Step 1: the new versions' chunks and vectors, invisible to readers until their documents switch. */
   async writeVersions(writes: DocumentWrite[]): Promise<void> {
     const chunks = writes.flatMap((w) => w.chunks);
-    if (chunks.length) await this.chunks.add(chunks as unknown as Record<string, unknown>[]);
+    if (chunks.length) await this.write(() => this.chunks.add(chunks as unknown as Record<string, unknown>[]));
     const vectors = writes.flatMap((w) => w.vectors ?? []);
     if (vectors.length) {
       if (!this.vectorsTable) throw new Error('vectors table not open: call openVectors(dimension) first');
-      await this.vectorsTable.add(vectors as unknown as Record<string, unknown>[]);
+      const table = this.vectorsTable;
+      await this.write(() => table.add(vectors as unknown as Record<string, unknown>[]));
     }
   }
 
   /** Step 2: one merge-insert commit points every document at its new version. */
   async switchVersions(writes: DocumentWrite[]): Promise<void> {
-    await this.docs
-      .mergeInsert('doc_id')
-      .whenMatchedUpdateAll()
-      .whenNotMatchedInsertAll()
-      .execute(writes.map((w) => w.doc) as unknown as Record<string, unknown>[]);
+    await this.write(() =>
+      this.docs
+        .mergeInsert('doc_id')
+        .whenMatchedUpdateAll()
+        .whenNotMatchedInsertAll()
+        .execute(writes.map((w) => w.doc) as unknown as Record<string, unknown>[]),
+    );
   }
 
   /** Step 3: chunks and vectors of the versions just replaced. */
@@ -232,17 +244,19 @@ export class ChunkStore {
     const ids = inList(writes.map((w) => w.doc.doc_id));
     const versions = inList(writes.map((w) => w.doc.version));
     const stale = `doc_id IN (${ids}) AND version NOT IN (${versions})`;
-    await this.chunks.delete(stale);
-    if (this.vectorsTable) await this.vectorsTable.delete(stale);
+    await this.write(() => this.chunks.delete(stale));
+    const vectors = this.vectorsTable;
+    if (vectors) await this.write(() => vectors.delete(stale));
   }
 
   /** Removes documents: their rows first (readers stop seeing them at once), then their chunks. */
   async remove(docIds: string[]): Promise<void> {
     if (!docIds.length) return;
     const where = `doc_id IN (${inList(docIds)})`;
-    await this.docs.delete(where);
-    await this.chunks.delete(where);
-    if (this.vectorsTable) await this.vectorsTable.delete(where);
+    await this.write(() => this.docs.delete(where));
+    await this.write(() => this.chunks.delete(where));
+    const vectors = this.vectorsTable;
+    if (vectors) await this.write(() => vectors.delete(where));
   }
 
   /** Deletes chunks and vectors that belong to no current document version (left by an interrupted ingest). */
@@ -260,8 +274,9 @@ export class ChunkStore {
     });
     for (let i = 0; i < clauses.length; i += 200) {
       const where = clauses.slice(i, i + 200).join(' OR ');
-      await this.chunks.delete(where);
-      if (this.vectorsTable) await this.vectorsTable.delete(where);
+      await this.write(() => this.chunks.delete(where));
+      const vectors = this.vectorsTable;
+      if (vectors) await this.write(() => vectors.delete(where));
     }
     return stale.size;
   }
@@ -273,13 +288,15 @@ export class ChunkStore {
     let created = false;
     for (const column of this.ftsColumns) {
       if (!existing.has(column)) {
-        await this.chunks.createIndex(column, { config: column === 'text' ? plainIndex() : termIndex(), replace: true });
+        await this.write(() => this.chunks.createIndex(column, { config: column === 'text' ? plainIndex() : termIndex(), replace: true }));
         created = true;
       }
     }
-    if (!created) await this.chunks.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
-    await this.docs.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
-    if (this.vectorsTable) await this.vectorsTable.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
+    const cleanupOlderThan = () => new Date(Date.now() - 60_000);
+    if (!created) await this.write(() => this.chunks.optimize({ cleanupOlderThan: cleanupOlderThan() }));
+    await this.write(() => this.docs.optimize({ cleanupOlderThan: cleanupOlderThan() }));
+    const vectors = this.vectorsTable;
+    if (vectors) await this.write(() => vectors.optimize({ cleanupOlderThan: cleanupOlderThan() }));
   }
 
   /**
@@ -331,7 +348,7 @@ export class ChunkStore {
   }
 
   async setMeta(key: string, value: string): Promise<void> {
-    await this.meta.mergeInsert('key').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute([{ key, value }]);
+    await this.write(() => this.meta.mergeInsert('key').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute([{ key, value }]));
   }
 
   /** Opens (creating when missing) the vectors table of the given dimension. */
@@ -342,7 +359,7 @@ export class ChunkStore {
   /** Deletes every vector of the given dimension's table (the embedding model changed). */
   async clearVectors(dimension: number): Promise<void> {
     const table = await this.store.openTable(`${this.prefix}_vectors_${dimension}`, vectorSchema(dimension));
-    await table.delete('true');
+    await this.write(() => table.delete('true'));
     if (this.vectorsTable === table) this.vectorsTable = undefined;
   }
 
@@ -363,7 +380,8 @@ export class ChunkStore {
 
   async addVectors(rows: VectorRow[]): Promise<void> {
     if (!this.vectorsTable) throw new Error('vectors table not open');
-    if (rows.length) await this.vectorsTable.add(rows as unknown as Record<string, unknown>[]);
+    const table = this.vectorsTable;
+    if (rows.length) await this.write(() => table.add(rows as unknown as Record<string, unknown>[]));
   }
 
   /** Nearest chunks by cosine distance (exhaustive search; any version). */
