@@ -115,7 +115,9 @@ export class InProcessState implements SharedState {
   }
 
   async addMonthly(counter: string, seed: () => Promise<number>): Promise<number> {
-    const value = (await this.seeded(counter, seed)) + 1;
+    await this.seeded(counter, seed);
+    // Read after the await: other increments may have landed meanwhile.
+    const value = this.counters.get(counter)! + 1;
     this.counters.set(counter, value);
     return value;
   }
