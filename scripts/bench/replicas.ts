@@ -8,7 +8,8 @@
  * - http: throughput of `docent serve --http --stateless` replicas on the S3 stand-in and Redis, one replica
  *   and two (requests alternated between them, as a round-robin balancer would): POST /v1/query and a
  *   POST /v1/tools/calculator call (authentication, shared limits, no storage), REQUESTS each at CONCURRENCY
- *   in flight, median of ROUNDS rounds. Both replicas share this machine's cores, so the two-replica figure
+ *   in flight, median of ROUNDS rounds; and 100 concurrent add_task writers over both replicas (every write to
+ *   the tenant's task table serialised by its Redis lock), writes per second. Both replicas share this machine's cores, so the two-replica figure
  *   shows the overhead of sharing, not the scaling across machines.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -73,6 +74,7 @@ function startReplica(env: Record<string, string>, cwd: string): Promise<Replica
   let stderr = '';
   return new Promise((resolve, reject) => {
     child.stderr!.on('data', (chunk: Buffer) => {
+      if (process.env.DOCENT_BENCH_REPLICA_LOG) process.stderr.write(chunk);
       stderr += chunk.toString('utf8');
       const line = stderr.split('\n').find((l) => l.includes('docent HTTP server listening'));
       if (line) resolve({ url: (JSON.parse(line) as { url: string }).url, child });
@@ -137,6 +139,23 @@ export async function run(): Promise<Record<string, unknown>> {
       rates.tool1!.push(await throughput(urls.slice(0, 1), key, '/v1/tools/calculator', calc));
       rates.tool2!.push(await throughput(urls, key, '/v1/tools/calculator', calc));
     }
+    // Serialised writes: 100 writers at once, alternating replicas, each adding one task to one tenant.
+    const writes: number[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: 100 }, async (_, i) => {
+          const res = await fetch(`${urls[i % 2]}/v1/tools/scheduler`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ action: 'add_task', tenant_id: 'http', category: 'content', label: `r${r} task ${i}`, due_date: '2030-01-15' }),
+          });
+          const text = await res.text();
+          if (res.status !== 200) throw new Error(`add_task answered ${res.status}: ${text}`);
+        }),
+      );
+      writes.push(100 / ((performance.now() - started) / 1000));
+    }
     return {
       fixture_ingest_disk_s: disk.ingest_s,
       fixture_ingest_s3_s: remote.ingest_s,
@@ -148,6 +167,7 @@ export async function run(): Promise<Record<string, unknown>> {
       http_query_rps_2_replicas: round(median(rates.query2!)),
       http_tool_rps_1_replica: round(median(rates.tool1!)),
       http_tool_rps_2_replicas: round(median(rates.tool2!)),
+      http_add_task_writes_per_s_100_writers_2_replicas: round(median(writes)),
       setup: `${ROUNDS} rounds, ${QUERIES} queries/round, ${REQUESTS} requests x ${CONCURRENCY} in flight, loopback, ${os.cpus().length} cores`,
     };
   } finally {

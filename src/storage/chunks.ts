@@ -16,7 +16,7 @@
 import * as lancedb from '@lancedb/lancedb';
 import { MultiMatchQuery, MatchQuery } from '@lancedb/lancedb';
 import { Field, FixedSizeList, Float32, Float64, Schema, Utf8 } from 'apache-arrow';
-import { sqlLiteral, type Store } from './store.js';
+import { retryRead, sqlLiteral, type Store } from './store.js';
 
 export interface DocumentRow {
   doc_id: string;
@@ -185,24 +185,24 @@ export class ChunkStore {
    * with strong consistency, so every read sees the latest commit).
    */
   async generation(): Promise<number> {
-    return this.docs.version();
+    return retryRead(() => this.docs.version());
   }
 
   async documents(): Promise<DocumentRow[]> {
-    return (await this.docs.query().toArray()).map(plainDoc);
+    return (await retryRead(() => this.docs.query().toArray())).map(plainDoc);
   }
 
   async summaries(): Promise<DocumentSummary[]> {
-    const rows = await this.docs.query().select(SUMMARY_COLUMNS).toArray();
+    const rows = await retryRead(() => this.docs.query().select(SUMMARY_COLUMNS).toArray());
     return rows.map((r) => plainDoc({ ...r, vocab: '', idents: '', names: '' })).map(({ vocab: _v, idents: _i, names: _n, title_terms: _t, ...rest }) => rest);
   }
 
   async documentCount(): Promise<number> {
-    return this.docs.countRows();
+    return retryRead(() => this.docs.countRows());
   }
 
   async chunkCount(): Promise<number> {
-    return this.chunks.countRows();
+    return retryRead(() => this.chunks.countRows());
   }
 
   /**
@@ -261,8 +261,8 @@ export class ChunkStore {
 
   /** Deletes chunks and vectors that belong to no current document version (left by an interrupted ingest). */
   async sweep(): Promise<number> {
-    const current = new Map((await this.docs.query().select(['doc_id', 'version']).toArray()).map((r) => [String(r.doc_id), String(r.version)]));
-    const rows = await this.chunks.query().select(['doc_id', 'version']).toArray();
+    const current = new Map((await retryRead(() => this.docs.query().select(['doc_id', 'version']).toArray())).map((r) => [String(r.doc_id), String(r.version)]));
+    const rows = await retryRead(() => this.chunks.query().select(['doc_id', 'version']).toArray());
     const stale = new Set<string>();
     for (const r of rows) {
       if (current.get(String(r.doc_id)) !== String(r.version)) stale.add(`${r.doc_id}\u0000${r.version}`);
@@ -283,8 +283,8 @@ export class ChunkStore {
 
   /** Builds missing full-text indexes, and folds newly written rows into existing ones. */
   async refreshIndexes(): Promise<void> {
-    if ((await this.chunks.countRows()) === 0) return;
-    const existing = new Set((await this.chunks.listIndices()).map((i) => i.columns.join(',')));
+    if ((await retryRead(() => this.chunks.countRows())) === 0) return;
+    const existing = new Set((await retryRead(() => this.chunks.listIndices())).map((i) => i.columns.join(',')));
     let created = false;
     for (const column of this.ftsColumns) {
       if (!existing.has(column)) {
@@ -309,7 +309,7 @@ export class ChunkStore {
     const run = async (q: string, weight: number): Promise<ChunkHit[]> => {
       if (!q.trim() || weight <= 0) return [];
       const fts = columns.length === 1 ? new MatchQuery(q, columns[0]!) : new MultiMatchQuery(q, columns, { boosts });
-      const rows = await this.chunks.query().fullTextSearch(fts).select([...CHUNK_COLUMNS, '_score']).limit(limit).toArray();
+      const rows = await retryRead(() => this.chunks.query().fullTextSearch(fts).select([...CHUNK_COLUMNS, '_score']).limit(limit).toArray());
       return rows.map((r) => ({ ...plainChunk(r), score: Number(r._score) * weight }));
     };
     // Two queries side by side, scores summed per chunk (a should-clause BooleanQuery ranks the same but
@@ -328,22 +328,24 @@ export class ChunkStore {
   /** Chunks by id (any version). */
   async chunksById(ids: string[]): Promise<ChunkRow[]> {
     if (!ids.length) return [];
-    const rows = await this.chunks.query().where(`chunk_id IN (${inList(ids)})`).select(CHUNK_COLUMNS).toArray();
+    const rows = await retryRead(() => this.chunks.query().where(`chunk_id IN (${inList(ids)})`).select(CHUNK_COLUMNS).toArray());
     return rows.map(plainChunk);
   }
 
   /** Every chunk of one document version, in order. */
   async chunksOf(docId: string, version: string): Promise<ChunkRow[]> {
-    const rows = await this.chunks
-      .query()
-      .where(`doc_id = ${sqlLiteral(docId)} AND version = ${sqlLiteral(version)}`)
-      .select(CHUNK_COLUMNS)
-      .toArray();
+    const rows = await retryRead(() =>
+      this.chunks
+        .query()
+        .where(`doc_id = ${sqlLiteral(docId)} AND version = ${sqlLiteral(version)}`)
+        .select(CHUNK_COLUMNS)
+        .toArray(),
+    );
     return rows.map(plainChunk).sort((a, b) => a.ord - b.ord);
   }
 
   async getMeta(key: string): Promise<string | undefined> {
-    const rows = await this.meta.query().where(`key = ${sqlLiteral(key)}`).toArray();
+    const rows = await retryRead(() => this.meta.query().where(`key = ${sqlLiteral(key)}`).toArray());
     return rows[0] ? String(rows[0].value) : undefined;
   }
 
@@ -370,9 +372,10 @@ export class ChunkStore {
   /** Chunk ids (of any version) among the given ones that have no vector yet. */
   async missingVectors(chunkIds: string[]): Promise<Set<string>> {
     const missing = new Set(chunkIds);
-    if (!this.vectorsTable || !chunkIds.length) return missing;
+    const vectors = this.vectorsTable;
+    if (!vectors || !chunkIds.length) return missing;
     for (let i = 0; i < chunkIds.length; i += 500) {
-      const rows = await this.vectorsTable.query().where(`chunk_id IN (${inList(chunkIds.slice(i, i + 500))})`).select(['chunk_id']).toArray();
+      const rows = await retryRead(() => vectors.query().where(`chunk_id IN (${inList(chunkIds.slice(i, i + 500))})`).select(['chunk_id']).toArray());
       for (const r of rows) missing.delete(String(r.chunk_id));
     }
     return missing;
@@ -386,20 +389,15 @@ export class ChunkStore {
 
   /** Nearest chunks by cosine distance (exhaustive search; any version). */
   async nearest(vector: number[], limit: number): Promise<{ chunk_id: string; doc_id: string; version: string; distance: number }[]> {
-    if (!this.vectorsTable) return [];
-    const rows = await this.vectorsTable
-      .query()
-      .nearestTo(vector)
-      .distanceType('cosine')
-      .select(['chunk_id', 'doc_id', 'version'])
-      .limit(limit)
-      .toArray();
+    const vectors = this.vectorsTable;
+    if (!vectors) return [];
+    const rows = await retryRead(() => vectors.query().nearestTo(vector).distanceType('cosine').select(['chunk_id', 'doc_id', 'version']).limit(limit).toArray());
     return rows.map((r) => ({ chunk_id: String(r.chunk_id), doc_id: String(r.doc_id), version: String(r.version), distance: Number(r._distance) }));
   }
 
   /** Every current chunk id with its document and version (for backfilling vectors). */
   async allChunkRefs(): Promise<{ chunk_id: string; doc_id: string; version: string }[]> {
-    const rows = await this.chunks.query().select(['chunk_id', 'doc_id', 'version']).toArray();
+    const rows = await retryRead(() => this.chunks.query().select(['chunk_id', 'doc_id', 'version']).toArray());
     return rows.map((r) => ({ chunk_id: String(r.chunk_id), doc_id: String(r.doc_id), version: String(r.version) }));
   }
 }

@@ -33,6 +33,22 @@ export interface StoreOptions {
 /** The write locks this async context holds, with their fences (so nested writes neither re-lock nor deadlock). */
 const held = new AsyncLocalStorage<Map<string, () => Promise<void>>>();
 
+/**
+ * Runs a read again when the object store answered with a transient I/O failure. A read racing a commit can
+ * find a version's manifest listed before its bytes are readable on S3-compatible servers whose PUT is not
+ * atomic (s3rver); AWS S3's PUT is atomic, so there this never retries. Any other error is thrown at once.
+ */
+export async function retryRead<T>(read: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await read();
+    } catch (error) {
+      if (attempt >= 5 || !/LanceError\(IO\)|Generic S3 error/.test(String((error as Error)?.message))) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
+    }
+  }
+}
+
 export type ColumnType = 'string' | 'number' | 'boolean' | 'json';
 
 export interface TableSpec {
@@ -187,11 +203,12 @@ export class Store {
         const where = whereClause(filter, columns);
         if (where) query = query.where(where);
         if (options?.limit) query = query.limit(options.limit);
-        const rows = (await query.toArray()) as Row[];
+        const rows = (await retryRead(() => query.toArray())) as Row[];
         return rows.map(decode);
       },
       async count(filter) {
-        return table.countRows(whereClause(filter, columns));
+        const where = whereClause(filter, columns);
+        return retryRead(() => table.countRows(where));
       },
       update(filter, values) {
         const where = whereClause(filter, columns) ?? 'true';
@@ -202,7 +219,7 @@ export class Store {
         }
         // The count and the update under one lock, so the count is of the rows the update changed.
         return exclusive(async () => {
-          const matched = await table.countRows(where);
+          const matched = await retryRead(() => table.countRows(where));
           if (matched) await commit(() => table.update({ where, valuesSql }));
           return matched;
         });
@@ -211,7 +228,7 @@ export class Store {
         const where = whereClause(filter, columns);
         if (!where) throw new Error('refusing to delete without a filter');
         return exclusive(async () => {
-          const matched = await table.countRows(where);
+          const matched = await retryRead(() => table.countRows(where));
           if (matched) await commit(() => table.delete(where));
           return matched;
         });
