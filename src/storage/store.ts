@@ -30,8 +30,16 @@ export interface StoreOptions {
   locks?: WriteLocks;
 }
 
-/** The write locks this async context holds, with their fences (so nested writes neither re-lock nor deadlock). */
-const held = new AsyncLocalStorage<Map<string, () => Promise<void>>>();
+/**
+ * The write locks this async context holds, with their fences (so nested writes neither re-lock nor deadlock).
+ * `active` turns false when the section ends: work started inside a section but still running after it (a
+ * background compaction) inherits the context, and must take the lock again rather than trust it.
+ */
+interface Held {
+  fence: () => Promise<void>;
+  active: boolean;
+}
+const held = new AsyncLocalStorage<Map<string, Held>>();
 
 /**
  * Runs a read again when the object store answered with a transient I/O failure. A read racing a commit can
@@ -130,14 +138,30 @@ export class Store {
    */
   exclusive<T>(name: string, fn: () => Promise<T>): Promise<T> {
     const current = held.getStore();
-    if (current?.has(name)) return fn();
-    return this.locks.run(name, (fence) => held.run(new Map([...(current ?? []), [name, fence]]), fn));
+    if (current?.get(name)?.active) return fn();
+    return this.locks.run(name, async (fence) => {
+      const mine: Held = { fence, active: true };
+      try {
+        return await held.run(new Map([...(current ?? []), [name, mine]]), fn);
+      } finally {
+        mine.active = false;
+      }
+    });
+  }
+
+  /**
+   * Runs `fn` outside every write lock this context holds: for background work started inside a section (a
+   * compaction after a write), which must queue for the lock like any other writer rather than run inside
+   * a section that is about to end.
+   */
+  detached<T>(fn: () => T): T {
+    return held.exit(fn);
   }
 
   /** One commit under the lock `name`: takes it when not held, and checks its fence right before committing. */
   commit<T>(name: string, write: () => Promise<T>): Promise<T> {
     return this.exclusive(name, async () => {
-      await held.getStore()!.get(name)!();
+      await held.getStore()!.get(name)!.fence();
       return write();
     });
   }

@@ -3,6 +3,9 @@
  * against a real redis-server and a real S3-compatible server: two "replicas" here are two RedisState
  * connections and two Stores (two LanceDB connections) in one process.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../src/logging.js';
@@ -174,4 +177,28 @@ describe.skipIf(skipWhy)('write locks in Redis with object storage', () => {
     expect((await tables[0]!.find({ id: 'w7' }))[0]!.n).toBe(-7);
     await Promise.all(stores.map((s) => s.close()));
   }, 120_000);
+});
+
+describe('write-lock sections of a Store', () => {
+  it('runs nested writes inside a section directly, and queues detached background work after it', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'docent-locks-'));
+    const store = await openStore(dir, silentLogger());
+    try {
+      const table = await store.records({ name: 'sections', columns: { id: 'string' } });
+      const events: string[] = [];
+      let background: Promise<void> | undefined;
+      await table.exclusive(async () => {
+        await table.insert([{ id: 'a' }]); // nested: the section's own lock, no deadlock
+        background = store.detached(() => table.exclusive(async () => void events.push('background')));
+        await new Promise((r) => setTimeout(r, 20));
+        events.push('section end');
+      });
+      await background;
+      expect(events).toEqual(['section end', 'background']);
+      expect(await table.count({})).toBe(1);
+    } finally {
+      await store.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
 });
