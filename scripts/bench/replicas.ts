@@ -10,7 +10,8 @@
  *   POST /v1/tools/calculator call (authentication, shared limits, no storage), REQUESTS each at CONCURRENCY
  *   in flight, median of ROUNDS rounds; and 100 concurrent add_task writers over both replicas (every write to
  *   the tenant's task table serialised by its Redis lock), writes per second. Both replicas share this machine's cores, so the two-replica figure
- *   shows the overhead of sharing, not the scaling across machines.
+ *   shows the overhead of sharing, not the scaling across machines. DOCENT_BENCH_REPLICA_LOG=1 passes the
+ *   replicas' logs through to stderr.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';

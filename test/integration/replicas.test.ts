@@ -107,6 +107,27 @@ describe.skipIf(skipWhy)('two replicas on object storage with Redis', () => {
     }
   });
 
+  it('a key revoked by another process is refused by both replicas once their key snapshots reload (stated bound: 5 s)', async () => {
+    const result = await runCli(['keys', 'create', '--tenant', 'acme', '--json'], { env, cwd: root });
+    const { key, id } = JSON.parse(result.stdout) as { key: string; id: string };
+    for (const server of [a, b]) expect((await call(server, key, 'GET', '/v1/documents')).status).toBe(200);
+    expect((await runCli(['keys', 'revoke', id], { env, cwd: root })).code).toBe(0);
+    const revokedAt = Date.now();
+    const refusedAfter: number[] = [];
+    for (const server of [a, b]) {
+      // Polled until refused; the bound is generous (machine load), the stated one is KEY_SNAPSHOT_MS.
+      for (;;) {
+        const status = (await call(server, key, 'GET', '/v1/documents')).status;
+        if (status === 401) break;
+        expect(status).toBe(200);
+        expect(Date.now() - revokedAt).toBeLessThan(60_000);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      refusedAfter.push(Date.now() - revokedAt);
+    }
+    expect(refusedAfter).toHaveLength(2);
+  }, 90_000);
+
   it('loses and duplicates nothing when 100 writers spread over both replicas write one tenant at once', async () => {
     const key = keys.writers!;
     const writes = Array.from({ length: 100 }, (_, i) => {
