@@ -44,7 +44,7 @@ beforeAll(async () => {
   if (skipWhy) return;
   root = await tempDir('docent-replicas-');
   [redis, s3] = await Promise.all([startRedis(), startS3()]);
-  env = cleanEnv(root, { ...s3.env('deployment'), DOCENT_REDIS_URL: redis.url, DOCENT_LOCK_LEASE_MS: '2000' });
+  env = cleanEnv(root, { ...s3.env('deployment'), DOCENT_REDIS_URL: redis.url, DOCENT_LOCK_LEASE_MS: '5000' });
   for (const tenant of ['acme', 'rate', 'crash']) keys[tenant] = await createKey(tenant);
   keys.writers = await createKey('writers', 'pro');
   [a, b] = await Promise.all([replica(), replica()]);
