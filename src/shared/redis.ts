@@ -88,7 +88,7 @@ export class RedisState implements SharedState {
       await redis.ping();
     } catch (error) {
       redis.disconnect();
-      throw new ConfigError(`Cannot reach Redis at DOCENT_REDIS_URL (${redactUrl(url)}): ${(error as Error).message}. Start Redis there, or unset DOCENT_REDIS_URL to keep shared state in this process.`);
+      throw new ConfigError(`Cannot reach Redis at DOCENT_REDIS_URL (${redactUrl(url)}): ${(error as Error).message.replace(/\.$/, '')}. Start Redis there, or unset DOCENT_REDIS_URL to keep shared state in this process.`);
     }
     return new RedisState(redis, logger, options.lockLeaseMs);
   }
