@@ -94,6 +94,16 @@ export const ConfigSchema = z.object({
     redditSubreddit: z.string().regex(/^[A-Za-z0-9_]{2,21}$/, 'a subreddit name without r/').optional(),
   }),
   limits: z.object({ free: planLimits, pro: planLimits, usageFlushSeconds: positiveInt }),
+  /** Object-store access for a data location such as s3://bucket/prefix (LanceDB storage options). */
+  storage: z.object({
+    awsAccessKeyId: optionalString,
+    awsSecretAccessKey: optionalString,
+    awsSessionToken: optionalString,
+    awsRegion: optionalString,
+    awsEndpointUrl: optionalUrl,
+    awsAllowHttp: bool,
+  }),
+  redis: z.object({ url: z.string().regex(/^rediss?:\/\//, 'a redis:// or rediss:// URL').optional(), lockLeaseMs: z.coerce.number().int().min(500).max(600_000) }),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;
@@ -111,7 +121,7 @@ export interface Setting {
 const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
 
 export const SETTINGS: readonly Setting[] = [
-  { path: 'dataDir', env: ['DOCENT_DATA_DIR'], flag: 'data-dir', doc: 'Directory holding the LanceDB data (documents, keys, tenant records). Default: $XDG_DATA_HOME/docent or ~/.local/share/docent.' },
+  { path: 'dataDir', env: ['DOCENT_DATA_DIR'], flag: 'data-dir', doc: 'Where the LanceDB data lives (documents, keys, tenant records, usage): a directory, or an object-store URI such as s3://bucket/prefix (also gs://, az://; credentials from the AWS_* settings). Default: $XDG_DATA_HOME/docent or ~/.local/share/docent.' },
   { path: 'tenant', env: ['DOCENT_TENANT'], flag: 'tenant', default: 'default', doc: 'Tenant used over stdio and by local CLI commands.' },
   { path: 'logLevel', env: ['DOCENT_LOG_LEVEL'], flag: 'log-level', default: 'info', doc: 'pino log level; logs go to stderr.' },
   { path: 'baseUrl', env: ['DOCENT_BASE_URL'], flag: 'base-url', doc: 'Public base URL, used in the manifest\'s manifest_url. Default: http://<host>:<port>.' },
@@ -176,6 +186,14 @@ export const SETTINGS: readonly Setting[] = [
   { path: 'limits.pro.requestsPerMinute', env: ['DOCENT_PRO_REQUESTS_PER_MINUTE'], default: 600, doc: 'Pro plan: authenticated HTTP requests per minute per API key (0 = unlimited).' },
   { path: 'limits.pro.requestsPerMonth', env: ['DOCENT_PRO_REQUESTS_PER_MONTH'], default: 1000000, doc: 'Pro plan: authenticated HTTP requests per calendar month (UTC) per API key (0 = unlimited).' },
   { path: 'limits.pro.documentBytes', env: ['DOCENT_PRO_DOCUMENT_BYTES'], default: 2147483648, doc: 'Pro plan: bytes of documentation a tenant may store (2 GiB; 0 = unlimited).' },
+  { path: 'storage.awsAccessKeyId', env: ['AWS_ACCESS_KEY_ID'], secret: true, doc: 'Access key id for an s3:// data location.' },
+  { path: 'storage.awsSecretAccessKey', env: ['AWS_SECRET_ACCESS_KEY'], secret: true, doc: 'Secret access key for an s3:// data location.' },
+  { path: 'storage.awsSessionToken', env: ['AWS_SESSION_TOKEN'], secret: true, doc: 'Session token for temporary credentials (s3:// data location).' },
+  { path: 'storage.awsRegion', env: ['AWS_REGION', 'AWS_DEFAULT_REGION'], doc: 'Region of the s3:// data location\'s bucket.' },
+  { path: 'storage.awsEndpointUrl', env: ['AWS_ENDPOINT_URL'], doc: 'S3-compatible endpoint (MinIO, a local stand-in); unset for AWS S3 itself.' },
+  { path: 'storage.awsAllowHttp', env: ['AWS_ALLOW_HTTP'], default: false, doc: 'Allow plain http to AWS_ENDPOINT_URL (a local endpoint only).' },
+  { path: 'redis.url', env: ['DOCENT_REDIS_URL'], flag: 'redis-url', secret: true, doc: 'Redis shared by replicas (redis://host:port/db): per-minute and monthly limits, session slots, confirmation tokens and the write locks of the data location. Unset: kept in this process (one process per data location).' },
+  { path: 'redis.lockLeaseMs', env: ['DOCENT_LOCK_LEASE_MS'], default: 15000, doc: 'Lease of a write lock in Redis, in milliseconds: the holder renews it while it writes; a replica that dies holding it blocks that table\'s writers at most this long.' },
   { path: 'limits.usageFlushSeconds', env: ['DOCENT_USAGE_FLUSH_SECONDS'], default: 5, doc: 'How often monthly request counts are written to the data directory.' },
 ];
 
@@ -238,7 +256,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     if (value !== undefined) setPath(raw, s.path, value);
   }
 
-  for (const section of ['embeddings', 'llm', 'secrets']) raw[section] ??= {};
+  for (const section of ['embeddings', 'llm', 'secrets', 'storage', 'redis']) raw[section] ??= {};
   raw.dataDir ??= defaultDataDir(env);
   const http = raw.http as { host: string; port: number | string };
   raw.baseUrl ??= `http://${http.host.includes(':') ? `[${http.host}]` : http.host}:${http.port}`;
@@ -255,10 +273,28 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   }
   const config = parsed.data;
-  config.dataDir = path.resolve(cwd, config.dataDir);
+  if (!isObjectStoreLocation(config.dataDir)) config.dataDir = path.resolve(cwd, config.dataDir);
   config.workspaceDir = path.resolve(cwd, config.workspaceDir);
   config.baseUrl = config.baseUrl.replace(/\/+$/, '');
   return deepFreeze(config);
+}
+
+/** An object-store URI (s3://, gs://, az://, …) rather than a local directory. Mirrors src/storage's test without loading LanceDB. */
+export function isObjectStoreLocation(location: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(location) && !/^file:\/\//i.test(location);
+}
+
+/** LanceDB storage options from the storage settings (only those set). */
+export function storageOptions(config: Config): Record<string, string> {
+  const s = config.storage;
+  const options: Record<string, string> = {};
+  if (s.awsAccessKeyId) options.aws_access_key_id = s.awsAccessKeyId;
+  if (s.awsSecretAccessKey) options.aws_secret_access_key = s.awsSecretAccessKey;
+  if (s.awsSessionToken) options.aws_session_token = s.awsSessionToken;
+  if (s.awsRegion) options.aws_region = s.awsRegion;
+  if (s.awsEndpointUrl) options.aws_endpoint = s.awsEndpointUrl;
+  if (s.awsAllowHttp) options.allow_http = 'true';
+  return options;
 }
 
 /** Markdown table of every setting, for `--help` and the README. */

@@ -3,12 +3,13 @@
  * module on first use, so a server that only lists tools never loads LanceDB or `openai`. A load that fails
  * is forgotten, so the next call tries again (e.g. after the operator fixes a setting).
  */
-import type { Config } from './config.js';
+import { storageOptions, type Config } from './config.js';
 import type { DocService } from './docs/index.js';
 import type { Logger } from './logging.js';
 import type { ModelAccess } from './model/index.js';
 import type { Outbound } from './net/outbound.js';
 import { ConfirmationLedger } from './policy/confirmation.js';
+import { InProcessState, type SharedState } from './shared/state.js';
 import type { Store } from './storage/store.js';
 
 type SocialModule = typeof import('./social/index.js');
@@ -41,7 +42,16 @@ class Lazy<T> {
 
 export class Services {
   readonly confirmations: ConfirmationLedger;
-  private readonly storeLazy = new Lazy<Store>(() => import('./storage/store.js').then((m) => m.openStore(this.config.dataDir, this.logger)));
+  private readonly sharedLazy = new Lazy<SharedState>(async () => {
+    const url = this.config.redis.url;
+    if (!url) return new InProcessState();
+    const { RedisState } = await import('./shared/redis.js');
+    return RedisState.connect(url, this.logger, { lockLeaseMs: this.config.redis.lockLeaseMs });
+  });
+  private readonly storeLazy = new Lazy<Store>(async () => {
+    const [m, shared] = await Promise.all([import('./storage/store.js'), this.shared()]);
+    return m.openStore(this.config.dataDir, this.logger, { storageOptions: storageOptions(this.config), locks: shared.locks });
+  });
   private readonly docsLazy = new Lazy<DocService>(() =>
     import('./docs/service.js').then((m) => m.createDocService(this.config, this.logger, () => this.store())),
   );
@@ -50,7 +60,12 @@ export class Services {
   private readonly outboundLazy = new Lazy<Outbound>(() => import('./net/outbound.js').then((m) => new m.Outbound(this.config, this.logger)));
 
   constructor(readonly config: Config, readonly logger: Logger) {
-    this.confirmations = new ConfirmationLedger(config.policy);
+    this.confirmations = new ConfirmationLedger(config.policy, () => this.shared());
+  }
+
+  /** State shared by the replicas of a deployment: Redis with DOCENT_REDIS_URL, else this process's memory. */
+  shared(): Promise<SharedState> {
+    return this.sharedLazy.get();
   }
 
   /** The LanceDB store in the data directory. */
@@ -85,5 +100,6 @@ export class Services {
 
   async close(): Promise<void> {
     await (await this.storeLazy.loaded())?.close();
+    await (await this.sharedLazy.loaded())?.close();
   }
 }

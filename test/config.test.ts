@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig, settingsTable, SETTINGS } from '../src/config.js';
+import { loadConfig, settingsTable, SETTINGS, storageOptions } from '../src/config.js';
 import { ConfigError } from '../src/errors.js';
 
 describe('config', () => {
@@ -60,5 +60,26 @@ describe('config', () => {
   it('documents every setting in the generated table', () => {
     const table = settingsTable();
     for (const s of SETTINGS) for (const env of s.env ?? []) expect(table).toContain(`\`${env}\``);
+  });
+
+  it('takes an object-store data location as given, with the AWS_* variables as LanceDB storage options', () => {
+    const config = loadConfig({
+      cwd: '/srv',
+      env: {
+        DOCENT_DATA_DIR: 's3://docs-prod/docent',
+        AWS_ACCESS_KEY_ID: 'AKIA',
+        AWS_SECRET_ACCESS_KEY: 'secret',
+        AWS_DEFAULT_REGION: 'eu-west-1',
+        AWS_ENDPOINT_URL: 'http://127.0.0.1:9000',
+        AWS_ALLOW_HTTP: 'true',
+        DOCENT_REDIS_URL: 'redis://127.0.0.1:6379/0',
+      },
+    });
+    expect(config.dataDir).toBe('s3://docs-prod/docent');
+    expect(storageOptions(config)).toEqual({ aws_access_key_id: 'AKIA', aws_secret_access_key: 'secret', aws_region: 'eu-west-1', aws_endpoint: 'http://127.0.0.1:9000', allow_http: 'true' });
+    expect(config.redis).toEqual({ url: 'redis://127.0.0.1:6379/0', lockLeaseMs: 15000 });
+    expect(loadConfig({ cwd: '/srv', env: { DOCENT_DATA_DIR: 'data' } }).dataDir).toBe('/srv/data');
+    expect(storageOptions(loadConfig({ env: {} }))).toEqual({});
+    expect(() => loadConfig({ env: { DOCENT_REDIS_URL: 'http://127.0.0.1:6379' } })).toThrow(/DOCENT_REDIS_URL: a redis:\/\/ or rediss:\/\/ URL/);
   });
 });

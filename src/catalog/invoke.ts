@@ -90,7 +90,7 @@ export async function invokeTool(tool: AnyTool, rawArgs: unknown, env: CallEnvir
     lineage: env.lineage ?? { depth: 0 },
     progress: env.progress ?? (async () => {}),
     async confirm(request) {
-      const check = ledger.check(subject, request.kind, env.agentMode, token);
+      const check = await ledger.check(subject, request.kind, env.agentMode, token);
       if (check.allowed) {
         if (check.by === 'policy') log.debug({ kind: request.kind, reason: check.reason }, 'auto-confirmed');
         else log.info({ kind: request.kind }, 'confirmed by token');
@@ -103,7 +103,7 @@ export async function invokeTool(tool: AnyTool, rawArgs: unknown, env: CallEnvir
         }
         throw new ToolError(`The user declined: ${request.summary}. Nothing was done.`, 'declined');
       }
-      const issued = ledger.issue(subject);
+      const issued = await ledger.issue(subject);
       const preview = request.preview === undefined ? '' : `\n\n${request.preview}\n\n`;
       throw new ConfirmationRequiredError(
         `Confirmation required (${check.reason}): ${request.summary}.${preview} ` +

@@ -2,10 +2,10 @@
  * Plan limits, enforced on every authenticated HTTP request (an AuthenticatedCheck, see hooks.ts).
  *
  * Each API key has a plan (`free` or `pro`) whose limits are configuration (`limits.<plan>.*`, 0 = none):
- * - requests per minute: a token bucket per key in memory (bursts up to the limit, refilled evenly over a
- *   minute); exceeding it answers 429 `rate_limited`;
- * - requests per calendar month (UTC): counted per key by the UsageMeter, persisted in the data directory;
- *   exceeding it answers 429 `quota_exceeded` until the month ends;
+ * - requests per minute: a token bucket per key in the shared state (bursts up to the limit, refilled evenly
+ *   over a minute; with Redis one bucket across every replica); exceeding it answers 429 `rate_limited`;
+ * - requests per calendar month (UTC): counted per key by the UsageMeter (with Redis, in Redis across
+ *   replicas), persisted in the data location; exceeding it answers 429 `quota_exceeded` until the month ends;
  * - documentation stored per tenant (the text the index holds, see indexedDocumentBytes): checked before an
  *   upload (`POST /v1/documents`); a tenant at or over the limit, or whose upload's declared size would pass
  *   it, gets 429 `quota_exceeded`.
@@ -72,7 +72,6 @@ export class Bucket {
 
 interface LimitState {
   meter: Promise<UsageMeter>;
-  buckets: Map<string, Bucket>;
   timer: NodeJS.Timeout;
 }
 
@@ -102,16 +101,14 @@ export function planLimitsCheck(options: PlanLimitOptions = {}): AuthenticatedCh
     let state = states.get(runtime);
     if (!state) {
       const meter = UsageMeter.open(runtime.services);
-      const buckets = new Map<string, Bucket>();
       const timer = setInterval(() => {
         const t = now();
-        for (const [id, bucket] of buckets) if (bucket.full(t.getTime())) buckets.delete(id);
         void meter
           .then((m) => m.flush(monthOf(t)))
           .catch((error: unknown) => runtime.logger.warn({ err: error }, 'could not write request counts; will retry'));
       }, runtime.config.limits.usageFlushSeconds * 1000);
       timer.unref();
-      state = { meter, buckets, timer };
+      state = { meter, timer };
       states.set(runtime, state);
     }
     return state;
@@ -159,12 +156,9 @@ export function planLimitsCheck(options: PlanLimitOptions = {}): AuthenticatedCh
       // Per-minute rate.
       let remainingMinute: number | undefined;
       if (limits.requestsPerMinute > 0) {
-        let bucket = state.buckets.get(caller.keyId);
-        if (!bucket || bucket.capacity !== limits.requestsPerMinute) {
-          bucket = new Bucket(limits.requestsPerMinute, t.getTime());
-          state.buckets.set(caller.keyId, bucket);
-        }
-        const taken = bucket.take(t.getTime());
+        const shared = await runtime.services.shared();
+        // Keyed by the capacity too: a key moved to another plan starts a full bucket of the new size.
+        const taken = await shared.takeToken(`${caller.keyId}:${limits.requestsPerMinute}`, limits.requestsPerMinute, t.getTime());
         if (!taken.ok) {
           throw tooMany(
             'rate_limited',
@@ -177,7 +171,7 @@ export function planLimitsCheck(options: PlanLimitOptions = {}): AuthenticatedCh
       }
 
       const used = counter.used;
-      counter.record();
+      await counter.record();
       if (remainingMinute !== undefined) {
         ctx.res.setHeader('x-ratelimit-limit', String(limits.requestsPerMinute));
         ctx.res.setHeader('x-ratelimit-remaining', String(remainingMinute));

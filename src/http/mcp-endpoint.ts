@@ -15,6 +15,11 @@
  * Stateless (`--stateless`): every POST gets a fresh server and transport, so any replica can answer any
  * request; there are no server-to-client requests, and GET/DELETE are 405.
  *
+ * Replicas: the per-tenant session cap counts every replica's sessions through the shared state (slots with a
+ * lease, renewed by the replica holding the session; with Redis, across replicas). A session lives in the
+ * replica that opened it, so a load balancer must route by `Mcp-Session-Id` (sticky) for sessions; stateless
+ * replicas need no routing at all.
+ *
  * Identity: the tenant of the API key (`tenantBound`), agent mode from each request's headers.
  */
 import { randomUUID } from 'node:crypto';
@@ -61,7 +66,16 @@ export class McpEndpoint {
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(private readonly runtime: Runtime) {
-    this.sweeper = setInterval(() => this.sweep(), Math.min(60_000, SESSION_IDLE_MS)).unref();
+    this.sweeper = setInterval(() => {
+      this.sweep();
+      void this.renewSlots();
+    }, Math.min(60_000, SESSION_IDLE_MS)).unref();
+  }
+
+  /** Extends the shared slots of this replica's live sessions (they lapse when a replica dies). */
+  private async renewSlots(): Promise<void> {
+    const live = [...this.sessions.values()].filter((s) => !s.closed).map((s) => ({ tenant: s.tenant, id: s.id }));
+    await (await this.runtime.services.shared()).renewSessions(live).catch((error: unknown) => this.runtime.logger.warn({ err: error }, 'could not renew MCP session slots'));
   }
 
   get sessionCount(): number {
@@ -125,7 +139,19 @@ export class McpEndpoint {
       rpcError(ctx.res, 503, -32000, 'Too many open MCP sessions on this server; retry shortly.', { 'retry-after': '30' });
       return;
     }
-    await this.open(ctx);
+    // The tenant's sessions on every replica (the count above is this replica's only).
+    const slot = randomUUID();
+    if (!(await (await this.runtime.services.shared()).sessionSlot(tenant, slot, cap))) {
+      rpcError(
+        ctx.res,
+        429,
+        -32000,
+        `Tenant "${tenant}" already holds ${cap} open MCP sessions across the server's replicas, the most one tenant may (DOCENT_MCP_SESSIONS_PER_TENANT). Close sessions you no longer use (DELETE /mcp with their Mcp-Session-Id) and retry.`,
+        { 'retry-after': '30' },
+      );
+      return;
+    }
+    await this.open(ctx, slot);
   }
 
   async get(ctx: RouteContext): Promise<void> {
@@ -190,7 +216,7 @@ export class McpEndpoint {
     await session.transport.handleRequest(ctx.req, ctx.res, ctx.body);
   }
 
-  private async open(ctx: RouteContext): Promise<void> {
+  private async open(ctx: RouteContext, slot: string): Promise<void> {
     const tenant = ctx.caller.tenant;
     const server = this.newServer(tenant, true);
     const session: Session = {
@@ -204,7 +230,7 @@ export class McpEndpoint {
       closed: false,
     };
     session.transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
+      sessionIdGenerator: () => slot,
       onsessioninitialized: (id) => {
         session.id = id;
         this.sessions.set(id, session);
@@ -218,7 +244,10 @@ export class McpEndpoint {
       await this.forward(session, ctx);
     } finally {
       // An initialize that failed (bad version, malformed) never became a session: release it.
-      if (!session.id) await this.end(session, 'initialize failed');
+      if (!session.id) {
+        await this.end(session, 'initialize failed');
+        await this.releaseSlot(tenant, slot);
+      }
     }
   }
 
@@ -227,7 +256,12 @@ export class McpEndpoint {
     session.closed = true;
     if (session.id && this.sessions.get(session.id) === session) this.sessions.delete(session.id);
     await session.server.close().catch(() => undefined);
+    if (session.id) await this.releaseSlot(session.tenant, session.id);
     if (session.id) this.runtime.logger.info({ tenant: session.tenant, why, sessions: this.sessions.size }, 'MCP session ended');
+  }
+
+  private async releaseSlot(tenant: string, id: string): Promise<void> {
+    await (await this.runtime.services.shared()).releaseSession(tenant, id).catch((error: unknown) => this.runtime.logger.warn({ err: error }, 'could not release an MCP session slot; it lapses with its lease'));
   }
 
   private async stateless(ctx: RouteContext): Promise<void> {

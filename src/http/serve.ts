@@ -4,7 +4,7 @@
  * `url` (where it listens, with the real port when --port 0) and `baseUrl`.
  */
 import { ConfigError } from '../errors.js';
-import type { Config } from '../config.js';
+import { isObjectStoreLocation, type Config } from '../config.js';
 import type { Runtime } from '../runtime.js';
 import { createHttpApp } from './app.js';
 import { isLoopbackHost } from './origin-guard.js';
@@ -23,6 +23,11 @@ export function assertSafeHttpConfig(config: Config): void {
 export async function serveHttp(runtime: Runtime): Promise<void> {
   const { config, logger } = runtime;
   assertSafeHttpConfig(config);
+  // Shared state first: a Redis that cannot be reached stops the start with a message, not the first request.
+  const shared = await runtime.services.shared();
+  if (isObjectStoreLocation(config.dataDir) && shared.kind !== 'redis') {
+    logger.warn({ dataDir: config.dataDir }, 'object-store data location without DOCENT_REDIS_URL: run one process on it (writes of several processes would not be serialised)');
+  }
   const app = createHttpApp(runtime);
   const { url, port, baseUrl } = await app.listen();
 
@@ -50,7 +55,7 @@ export async function serveHttp(runtime: Runtime): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   logger.info(
-    { url, port, baseUrl, mcp: `${url}/mcp`, auth: config.http.auth, stateless: config.http.stateless, dataDir: config.dataDir },
+    { url, port, baseUrl, mcp: `${url}/mcp`, auth: config.http.auth, stateless: config.http.stateless, dataDir: config.dataDir, sharedState: shared.kind },
     'docent HTTP server listening',
   );
 }

@@ -10,8 +10,11 @@
  *
  * A token is an HMAC over (tenant, tool, canonical arguments, expiry, random nonce): it confirms exactly that
  * call, once. The nonce makes every issued token new, so a token re-issued after one was spent is redeemable.
+ * The HMAC secret, the spent tokens and the paid-call counts are shared state (src/shared): with Redis, a
+ * token issued by one replica is redeemed on any other, and only once across all of them.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { InProcessState, type SharedState } from '../shared/state.js';
 
 export type OperationKind = 'safe' | 'destructive' | 'send' | 'paid';
 
@@ -63,42 +66,43 @@ export interface ConfirmationSubject {
 
 export type ConfirmationCheck = { allowed: true; by: 'policy' | 'token'; reason: string } | { allowed: false; reason: string };
 
+type LedgerState = Pick<SharedState, 'secret' | 'spendOnce' | 'paidCalls' | 'addPaidCall'>;
+
 /** Issues and redeems single-use confirmation tokens; also counts paid calls per tenant. */
 export class ConfirmationLedger {
-  private readonly secret: Buffer;
-  private readonly redeemed = new Map<string, number>();
-  private readonly paidCalls = new Map<string, number>();
+  private readonly state: () => Promise<LedgerState>;
 
-  constructor(readonly settings: PolicySettings, secret?: Buffer, private readonly now: () => number = Date.now) {
-    this.secret = secret ?? randomBytes(32);
+  constructor(readonly settings: PolicySettings, state?: () => Promise<LedgerState>, private readonly now: () => number = Date.now) {
+    if (state) this.state = state;
+    else {
+      const own = Promise.resolve(new InProcessState());
+      this.state = () => own;
+    }
   }
 
-  private mac(subject: ConfirmationSubject, expires: number, nonce: string): string {
-    return createHmac('sha256', this.secret)
+  private async mac(subject: ConfirmationSubject, expires: number, nonce: string): Promise<string> {
+    return createHmac('sha256', await (await this.state()).secret())
       .update(canonicalJson([subject.tenant, subject.tool, subject.args, expires, nonce]))
       .digest('base64url');
   }
 
-  issue(subject: ConfirmationSubject): string {
+  async issue(subject: ConfirmationSubject): Promise<string> {
     const expires = Math.floor(this.now() / 1000) + this.settings.confirmationTtlSeconds;
     const nonce = randomBytes(12).toString('base64url');
-    return `ct1.${expires}.${nonce}.${this.mac(subject, expires, nonce)}`;
+    return `ct1.${expires}.${nonce}.${await this.mac(subject, expires, nonce)}`;
   }
 
   /** True (and the token is spent) when `token` confirms exactly this call and has not expired or been used. */
-  redeem(subject: ConfirmationSubject, token: string): boolean {
+  async redeem(subject: ConfirmationSubject, token: string): Promise<boolean> {
     const match = /^ct1\.(\d{1,12})\.([A-Za-z0-9_-]{16})\.([A-Za-z0-9_-]{43})$/.exec(token);
     if (!match) return false;
     const expires = Number(match[1]);
     const nowSec = Math.floor(this.now() / 1000);
     if (expires < nowSec) return false;
-    const expected = Buffer.from(this.mac(subject, expires, match[2]!));
+    const expected = Buffer.from(await this.mac(subject, expires, match[2]!));
     const given = Buffer.from(match[3]!);
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) return false;
-    for (const [t, exp] of this.redeemed) if (exp < nowSec) this.redeemed.delete(t);
-    if (this.redeemed.has(token)) return false;
-    this.redeemed.set(token, expires);
-    return true;
+    return (await this.state()).spendOnce(token, expires);
   }
 
   /**
@@ -107,21 +111,21 @@ export class ConfirmationLedger {
    * call; otherwise not allowed, with the policy's reason. Asking (elicitation) and issuing a token for a
    * second call are the caller's, in that order.
    */
-  check(subject: ConfirmationSubject, kind: OperationKind, agentMode: boolean, token?: unknown): ConfirmationCheck {
-    const decision = decide(kind, agentMode, this.settings, this.paidCallsUsed(subject.tenant));
+  async check(subject: ConfirmationSubject, kind: OperationKind, agentMode: boolean, token?: unknown): Promise<ConfirmationCheck> {
+    const decision = decide(kind, agentMode, this.settings, kind === 'paid' ? await this.paidCallsUsed(subject.tenant) : 0);
     if (!decision.confirm) {
-      if (kind === 'paid') this.recordPaidCall(subject.tenant);
+      if (kind === 'paid') await this.recordPaidCall(subject.tenant);
       return { allowed: true, by: 'policy', reason: decision.reason };
     }
-    if (typeof token === 'string' && this.redeem(subject, token)) return { allowed: true, by: 'token', reason: decision.reason };
+    if (typeof token === 'string' && (await this.redeem(subject, token))) return { allowed: true, by: 'token', reason: decision.reason };
     return { allowed: false, reason: decision.reason };
   }
 
-  paidCallsUsed(tenant: string): number {
-    return this.paidCalls.get(tenant) ?? 0;
+  async paidCallsUsed(tenant: string): Promise<number> {
+    return (await this.state()).paidCalls(tenant);
   }
 
-  recordPaidCall(tenant: string): void {
-    this.paidCalls.set(tenant, this.paidCallsUsed(tenant) + 1);
+  async recordPaidCall(tenant: string): Promise<void> {
+    await (await this.state()).addPaidCall(tenant);
   }
 }

@@ -16,7 +16,7 @@
 import * as lancedb from '@lancedb/lancedb';
 import { MultiMatchQuery, MatchQuery } from '@lancedb/lancedb';
 import { Field, FixedSizeList, Float32, Float64, Schema, Utf8 } from 'apache-arrow';
-import { sqlLiteral, type Store } from './store.js';
+import { retryRead, sqlLiteral, type Store } from './store.js';
 
 export interface DocumentRow {
   doc_id: string;
@@ -159,16 +159,25 @@ export class ChunkStore {
     ]);
     // Tables written before the title field existed gain it empty; the analyzer version re-ingests their documents.
     if (!(await docs.schema()).fields.some((f) => f.name === 'title_terms')) {
-      await store.mutex.run(`migrate:${prefix}`, async () => {
+      await store.commit(`docs:${prefix}`, async () => {
         if (!(await docs.schema()).fields.some((f) => f.name === 'title_terms')) await docs.addColumns([{ name: 'title_terms', valueSql: "CAST('' AS STRING)" }]);
       });
     }
     return new ChunkStore(store, tenant, prefix, docs, chunks, meta, options.ftsColumns ?? ['body_terms', 'head_terms']);
   }
 
-  /** Serialises writers of this tenant's index within the process. */
+  /** Serialises writers of this tenant's index (every process sharing the store's locks); reentrant. */
   exclusive<T>(fn: () => Promise<T>): Promise<T> {
-    return this.store.mutex.run(`docs:${this.prefix}`, fn);
+    return this.store.exclusive(this.lock, fn);
+  }
+
+  /** One commit to the tenant's tables, under their write lock with its fence checked first. */
+  private write<T>(op: () => Promise<T>): Promise<T> {
+    return this.store.commit(this.lock, op);
+  }
+
+  private get lock(): string {
+    return `docs:${this.prefix}`;
   }
 
   /**
@@ -176,24 +185,24 @@ export class ChunkStore {
    * with strong consistency, so every read sees the latest commit).
    */
   async generation(): Promise<number> {
-    return this.docs.version();
+    return retryRead(() => this.docs.version());
   }
 
   async documents(): Promise<DocumentRow[]> {
-    return (await this.docs.query().toArray()).map(plainDoc);
+    return (await retryRead(() => this.docs.query().toArray())).map(plainDoc);
   }
 
   async summaries(): Promise<DocumentSummary[]> {
-    const rows = await this.docs.query().select(SUMMARY_COLUMNS).toArray();
+    const rows = await retryRead(() => this.docs.query().select(SUMMARY_COLUMNS).toArray());
     return rows.map((r) => plainDoc({ ...r, vocab: '', idents: '', names: '' })).map(({ vocab: _v, idents: _i, names: _n, title_terms: _t, ...rest }) => rest);
   }
 
   async documentCount(): Promise<number> {
-    return this.docs.countRows();
+    return retryRead(() => this.docs.countRows());
   }
 
   async chunkCount(): Promise<number> {
-    return this.chunks.countRows();
+    return retryRead(() => this.chunks.countRows());
   }
 
   /**
@@ -210,21 +219,24 @@ export class ChunkStore {
   /** Step 1: the new versions' chunks and vectors, invisible to readers until their documents switch. */
   async writeVersions(writes: DocumentWrite[]): Promise<void> {
     const chunks = writes.flatMap((w) => w.chunks);
-    if (chunks.length) await this.chunks.add(chunks as unknown as Record<string, unknown>[]);
+    if (chunks.length) await this.write(() => this.chunks.add(chunks as unknown as Record<string, unknown>[]));
     const vectors = writes.flatMap((w) => w.vectors ?? []);
     if (vectors.length) {
       if (!this.vectorsTable) throw new Error('vectors table not open: call openVectors(dimension) first');
-      await this.vectorsTable.add(vectors as unknown as Record<string, unknown>[]);
+      const table = this.vectorsTable;
+      await this.write(() => table.add(vectors as unknown as Record<string, unknown>[]));
     }
   }
 
   /** Step 2: one merge-insert commit points every document at its new version. */
   async switchVersions(writes: DocumentWrite[]): Promise<void> {
-    await this.docs
-      .mergeInsert('doc_id')
-      .whenMatchedUpdateAll()
-      .whenNotMatchedInsertAll()
-      .execute(writes.map((w) => w.doc) as unknown as Record<string, unknown>[]);
+    await this.write(() =>
+      this.docs
+        .mergeInsert('doc_id')
+        .whenMatchedUpdateAll()
+        .whenNotMatchedInsertAll()
+        .execute(writes.map((w) => w.doc) as unknown as Record<string, unknown>[]),
+    );
   }
 
   /** Step 3: chunks and vectors of the versions just replaced. */
@@ -232,23 +244,25 @@ export class ChunkStore {
     const ids = inList(writes.map((w) => w.doc.doc_id));
     const versions = inList(writes.map((w) => w.doc.version));
     const stale = `doc_id IN (${ids}) AND version NOT IN (${versions})`;
-    await this.chunks.delete(stale);
-    if (this.vectorsTable) await this.vectorsTable.delete(stale);
+    await this.write(() => this.chunks.delete(stale));
+    const vectors = this.vectorsTable;
+    if (vectors) await this.write(() => vectors.delete(stale));
   }
 
   /** Removes documents: their rows first (readers stop seeing them at once), then their chunks. */
   async remove(docIds: string[]): Promise<void> {
     if (!docIds.length) return;
     const where = `doc_id IN (${inList(docIds)})`;
-    await this.docs.delete(where);
-    await this.chunks.delete(where);
-    if (this.vectorsTable) await this.vectorsTable.delete(where);
+    await this.write(() => this.docs.delete(where));
+    await this.write(() => this.chunks.delete(where));
+    const vectors = this.vectorsTable;
+    if (vectors) await this.write(() => vectors.delete(where));
   }
 
   /** Deletes chunks and vectors that belong to no current document version (left by an interrupted ingest). */
   async sweep(): Promise<number> {
-    const current = new Map((await this.docs.query().select(['doc_id', 'version']).toArray()).map((r) => [String(r.doc_id), String(r.version)]));
-    const rows = await this.chunks.query().select(['doc_id', 'version']).toArray();
+    const current = new Map((await retryRead(() => this.docs.query().select(['doc_id', 'version']).toArray())).map((r) => [String(r.doc_id), String(r.version)]));
+    const rows = await retryRead(() => this.chunks.query().select(['doc_id', 'version']).toArray());
     const stale = new Set<string>();
     for (const r of rows) {
       if (current.get(String(r.doc_id)) !== String(r.version)) stale.add(`${r.doc_id}\u0000${r.version}`);
@@ -260,26 +274,29 @@ export class ChunkStore {
     });
     for (let i = 0; i < clauses.length; i += 200) {
       const where = clauses.slice(i, i + 200).join(' OR ');
-      await this.chunks.delete(where);
-      if (this.vectorsTable) await this.vectorsTable.delete(where);
+      await this.write(() => this.chunks.delete(where));
+      const vectors = this.vectorsTable;
+      if (vectors) await this.write(() => vectors.delete(where));
     }
     return stale.size;
   }
 
   /** Builds missing full-text indexes, and folds newly written rows into existing ones. */
   async refreshIndexes(): Promise<void> {
-    if ((await this.chunks.countRows()) === 0) return;
-    const existing = new Set((await this.chunks.listIndices()).map((i) => i.columns.join(',')));
+    if ((await retryRead(() => this.chunks.countRows())) === 0) return;
+    const existing = new Set((await retryRead(() => this.chunks.listIndices())).map((i) => i.columns.join(',')));
     let created = false;
     for (const column of this.ftsColumns) {
       if (!existing.has(column)) {
-        await this.chunks.createIndex(column, { config: column === 'text' ? plainIndex() : termIndex(), replace: true });
+        await this.write(() => this.chunks.createIndex(column, { config: column === 'text' ? plainIndex() : termIndex(), replace: true }));
         created = true;
       }
     }
-    if (!created) await this.chunks.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
-    await this.docs.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
-    if (this.vectorsTable) await this.vectorsTable.optimize({ cleanupOlderThan: new Date(Date.now() - 60_000) });
+    const cleanupOlderThan = () => new Date(Date.now() - 60_000);
+    if (!created) await this.write(() => this.chunks.optimize({ cleanupOlderThan: cleanupOlderThan() }));
+    await this.write(() => this.docs.optimize({ cleanupOlderThan: cleanupOlderThan() }));
+    const vectors = this.vectorsTable;
+    if (vectors) await this.write(() => vectors.optimize({ cleanupOlderThan: cleanupOlderThan() }));
   }
 
   /**
@@ -292,7 +309,7 @@ export class ChunkStore {
     const run = async (q: string, weight: number): Promise<ChunkHit[]> => {
       if (!q.trim() || weight <= 0) return [];
       const fts = columns.length === 1 ? new MatchQuery(q, columns[0]!) : new MultiMatchQuery(q, columns, { boosts });
-      const rows = await this.chunks.query().fullTextSearch(fts).select([...CHUNK_COLUMNS, '_score']).limit(limit).toArray();
+      const rows = await retryRead(() => this.chunks.query().fullTextSearch(fts).select([...CHUNK_COLUMNS, '_score']).limit(limit).toArray());
       return rows.map((r) => ({ ...plainChunk(r), score: Number(r._score) * weight }));
     };
     // Two queries side by side, scores summed per chunk (a should-clause BooleanQuery ranks the same but
@@ -311,27 +328,29 @@ export class ChunkStore {
   /** Chunks by id (any version). */
   async chunksById(ids: string[]): Promise<ChunkRow[]> {
     if (!ids.length) return [];
-    const rows = await this.chunks.query().where(`chunk_id IN (${inList(ids)})`).select(CHUNK_COLUMNS).toArray();
+    const rows = await retryRead(() => this.chunks.query().where(`chunk_id IN (${inList(ids)})`).select(CHUNK_COLUMNS).toArray());
     return rows.map(plainChunk);
   }
 
   /** Every chunk of one document version, in order. */
   async chunksOf(docId: string, version: string): Promise<ChunkRow[]> {
-    const rows = await this.chunks
-      .query()
-      .where(`doc_id = ${sqlLiteral(docId)} AND version = ${sqlLiteral(version)}`)
-      .select(CHUNK_COLUMNS)
-      .toArray();
+    const rows = await retryRead(() =>
+      this.chunks
+        .query()
+        .where(`doc_id = ${sqlLiteral(docId)} AND version = ${sqlLiteral(version)}`)
+        .select(CHUNK_COLUMNS)
+        .toArray(),
+    );
     return rows.map(plainChunk).sort((a, b) => a.ord - b.ord);
   }
 
   async getMeta(key: string): Promise<string | undefined> {
-    const rows = await this.meta.query().where(`key = ${sqlLiteral(key)}`).toArray();
+    const rows = await retryRead(() => this.meta.query().where(`key = ${sqlLiteral(key)}`).toArray());
     return rows[0] ? String(rows[0].value) : undefined;
   }
 
   async setMeta(key: string, value: string): Promise<void> {
-    await this.meta.mergeInsert('key').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute([{ key, value }]);
+    await this.write(() => this.meta.mergeInsert('key').whenMatchedUpdateAll().whenNotMatchedInsertAll().execute([{ key, value }]));
   }
 
   /** Opens (creating when missing) the vectors table of the given dimension. */
@@ -342,7 +361,7 @@ export class ChunkStore {
   /** Deletes every vector of the given dimension's table (the embedding model changed). */
   async clearVectors(dimension: number): Promise<void> {
     const table = await this.store.openTable(`${this.prefix}_vectors_${dimension}`, vectorSchema(dimension));
-    await table.delete('true');
+    await this.write(() => table.delete('true'));
     if (this.vectorsTable === table) this.vectorsTable = undefined;
   }
 
@@ -353,9 +372,10 @@ export class ChunkStore {
   /** Chunk ids (of any version) among the given ones that have no vector yet. */
   async missingVectors(chunkIds: string[]): Promise<Set<string>> {
     const missing = new Set(chunkIds);
-    if (!this.vectorsTable || !chunkIds.length) return missing;
+    const vectors = this.vectorsTable;
+    if (!vectors || !chunkIds.length) return missing;
     for (let i = 0; i < chunkIds.length; i += 500) {
-      const rows = await this.vectorsTable.query().where(`chunk_id IN (${inList(chunkIds.slice(i, i + 500))})`).select(['chunk_id']).toArray();
+      const rows = await retryRead(() => vectors.query().where(`chunk_id IN (${inList(chunkIds.slice(i, i + 500))})`).select(['chunk_id']).toArray());
       for (const r of rows) missing.delete(String(r.chunk_id));
     }
     return missing;
@@ -363,25 +383,21 @@ export class ChunkStore {
 
   async addVectors(rows: VectorRow[]): Promise<void> {
     if (!this.vectorsTable) throw new Error('vectors table not open');
-    if (rows.length) await this.vectorsTable.add(rows as unknown as Record<string, unknown>[]);
+    const table = this.vectorsTable;
+    if (rows.length) await this.write(() => table.add(rows as unknown as Record<string, unknown>[]));
   }
 
   /** Nearest chunks by cosine distance (exhaustive search; any version). */
   async nearest(vector: number[], limit: number): Promise<{ chunk_id: string; doc_id: string; version: string; distance: number }[]> {
-    if (!this.vectorsTable) return [];
-    const rows = await this.vectorsTable
-      .query()
-      .nearestTo(vector)
-      .distanceType('cosine')
-      .select(['chunk_id', 'doc_id', 'version'])
-      .limit(limit)
-      .toArray();
+    const vectors = this.vectorsTable;
+    if (!vectors) return [];
+    const rows = await retryRead(() => vectors.query().nearestTo(vector).distanceType('cosine').select(['chunk_id', 'doc_id', 'version']).limit(limit).toArray());
     return rows.map((r) => ({ chunk_id: String(r.chunk_id), doc_id: String(r.doc_id), version: String(r.version), distance: Number(r._distance) }));
   }
 
   /** Every current chunk id with its document and version (for backfilling vectors). */
   async allChunkRefs(): Promise<{ chunk_id: string; doc_id: string; version: string }[]> {
-    const rows = await this.chunks.query().select(['chunk_id', 'doc_id', 'version']).toArray();
+    const rows = await retryRead(() => this.chunks.query().select(['chunk_id', 'doc_id', 'version']).toArray());
     return rows.map((r) => ({ chunk_id: String(r.chunk_id), doc_id: String(r.doc_id), version: String(r.version) }));
   }
 }

@@ -2,15 +2,60 @@
  * The storage seam. Only modules under src/storage/ import LanceDB; everything else gets a Store from
  * `services.store()`, which loads this module (and LanceDB) on first use.
  *
- * A Store is one LanceDB database in the data directory. Record tables hold small typed records (API keys,
- * plans, tasks, posts) with equality filters only, so no caller ever writes SQL and no value is ever
- * interpolated unescaped. Writers in one process are serialised per table (`exclusive`) so that
- * read-check-write sequences (complete a task once, unique plan names) cannot interleave.
+ * A Store is one LanceDB database in the data location: a local directory, or an object-store URI
+ * (`s3://bucket/prefix`, `gs://…`, `az://…`) opened with the configured storage options. Record tables hold
+ * small typed records (API keys, plans, tasks, posts) with equality filters only, so no caller ever writes SQL
+ * and no value is ever interpolated unescaped.
+ *
+ * Writes: every write to a table runs under that table's write lock (`exclusive`), and read-check-write
+ * sequences (complete a task once, unique plan names) run whole inside it. The lock comes from the shared
+ * state (src/shared): in-process by default; with Redis, one lock per table across every replica, whose
+ * fence is checked right before each commit. Plain object storage has no atomic commit, so two processes
+ * committing to one table at once would silently lose one commit; under the lock they never do. Every read
+ * and every write starts from the table's latest committed version (read consistency interval 0), so a
+ * commit made by another process is seen by the next operation here.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import * as lancedb from '@lancedb/lancedb';
 import { Bool, Field, Float64, Schema, Utf8 } from 'apache-arrow';
+import { isObjectStoreLocation } from '../config.js';
 import type { Logger } from '../logging.js';
 import { prepareDataDir } from './data-dir.js';
+import { InProcessState, type WriteLocks } from '../shared/state.js';
+
+export interface StoreOptions {
+  /** LanceDB storage options (credentials, region, endpoint) for an object-store data location. */
+  storageOptions?: Record<string, string>;
+  /** Cross-process write locks; in-process when not given. */
+  locks?: WriteLocks;
+}
+
+/**
+ * The write locks this async context holds, with their fences (so nested writes neither re-lock nor deadlock).
+ * `active` turns false when the section ends: work started inside a section but still running after it (a
+ * background compaction) inherits the context, and must take the lock again rather than trust it.
+ */
+interface Held {
+  fence: () => Promise<void>;
+  active: boolean;
+}
+const held = new AsyncLocalStorage<Map<string, Held>>();
+
+/**
+ * Runs a read again when the object store answered with a transient I/O failure. A read racing a commit can
+ * find a version's manifest listed before its bytes are readable on S3-compatible servers whose PUT is not
+ * atomic (s3rver); AWS S3's PUT is atomic, so there this never retries. Any other error is thrown at once.
+ */
+export async function retryRead<T>(read: () => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await read();
+    } catch (error) {
+      if (attempt >= 5 || !/LanceError\(IO\)|Generic S3 error/.test(String((error as Error)?.message))) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
+    }
+  }
+}
 
 export type ColumnType = 'string' | 'number' | 'boolean' | 'json';
 
@@ -33,7 +78,7 @@ export interface RecordTable<R extends Row = Row> {
   update(filter: Filter, values: Partial<R>): Promise<number>;
   /** Deletes matching rows; returns how many there were. */
   delete(filter: Filter): Promise<number>;
-  /** Runs `fn` with no other `exclusive` section of this table running in this process. */
+  /** Runs `fn` holding this table's write lock: no other writer of the table, in any process sharing the locks, runs meanwhile. */
   exclusive<T>(fn: () => Promise<T>): Promise<T>;
   /** Inserts rows, replacing the rows whose `on` columns all match, in one atomic commit. */
   upsert(rows: R[], on: string[]): Promise<void>;
@@ -73,40 +118,59 @@ function arrowSchema(spec: TableSpec): Schema {
   );
 }
 
-/** Serialises async sections by key. */
-export class KeyedMutex {
-  private readonly tails = new Map<string, Promise<unknown>>();
-  run<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    const prev = this.tails.get(key) ?? Promise.resolve();
-    const next = prev.then(fn, fn);
-    const tail = next.catch(() => undefined);
-    this.tails.set(key, tail);
-    void tail.then(() => {
-      if (this.tails.get(key) === tail) this.tails.delete(key);
-    });
-    return next;
-  }
-}
-
 export class Store {
   private readonly tables = new Map<string, Promise<lancedb.Table>>();
-  readonly mutex = new KeyedMutex();
 
-  private constructor(readonly dataDir: string, readonly db: lancedb.Connection, readonly logger: Logger) {}
+  private constructor(readonly dataDir: string, readonly db: lancedb.Connection, readonly logger: Logger, readonly locks: WriteLocks) {}
 
-  static async open(dataDir: string, logger: Logger): Promise<Store> {
-    await prepareDataDir(dataDir);
+  static async open(dataDir: string, logger: Logger, options: StoreOptions = {}): Promise<Store> {
+    const remote = isObjectStoreLocation(dataDir);
+    if (!remote) await prepareDataDir(dataDir);
     // Every read sees commits made by other processes (a key created or revoked by `docent keys`, documents
-    // added by `docent ingest` while the server runs); LanceDB's default never re-checks an open table.
-    const db = await lancedb.connect(dataDir, { readConsistencyInterval: 0 });
-    return new Store(dataDir, db, logger);
+    // added by another replica); LanceDB's default never re-checks an open table.
+    const db = await lancedb.connect(dataDir, { readConsistencyInterval: 0, ...(remote && options.storageOptions ? { storageOptions: options.storageOptions } : {}) });
+    return new Store(dataDir, db, logger, options.locks ?? new InProcessState().locks);
+  }
+
+  /**
+   * Runs `fn` holding the write lock `name` (one per table, or per group of tables written together). Nested
+   * calls for a lock this context already holds run directly.
+   */
+  exclusive<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    const current = held.getStore();
+    if (current?.get(name)?.active) return fn();
+    return this.locks.run(name, async (fence) => {
+      const mine: Held = { fence, active: true };
+      try {
+        return await held.run(new Map([...(current ?? []), [name, mine]]), fn);
+      } finally {
+        mine.active = false;
+      }
+    });
+  }
+
+  /**
+   * Runs `fn` outside every write lock this context holds: for background work started inside a section (a
+   * compaction after a write), which must queue for the lock like any other writer rather than run inside
+   * a section that is about to end.
+   */
+  detached<T>(fn: () => T): T {
+    return held.exit(fn);
+  }
+
+  /** One commit under the lock `name`: takes it when not held, and checks its fence right before committing. */
+  commit<T>(name: string, write: () => Promise<T>): Promise<T> {
+    return this.exclusive(name, async () => {
+      await held.getStore()!.get(name)!.fence();
+      return write();
+    });
   }
 
   /** Opens a table, creating it empty with the given Arrow schema when missing (safe under races). */
   async openTable(name: string, schema: Schema): Promise<lancedb.Table> {
     let table = this.tables.get(name);
     if (!table) {
-      table = this.mutex.run(`create:${name}`, async () => {
+      table = this.exclusive(`create:${name}`, async () => {
         // Another process may be creating the same table right now: its folder is listed before its first
         // version is written, and opening it then fails. Such a table is retried briefly before giving up.
         for (let attempt = 0; ; attempt++) {
@@ -151,51 +215,56 @@ export class Store {
       }
       return out as R;
     };
-    const mutex = this.mutex;
+    const lock = `table:${spec.name}`;
+    const commit = <T>(write: () => Promise<T>) => this.commit(lock, write);
+    const exclusive = <T>(fn: () => Promise<T>) => this.exclusive(lock, fn);
     return {
       async insert(rows) {
-        if (rows.length) await table.add(rows.map(full));
+        if (rows.length) await commit(() => table.add(rows.map(full)));
       },
       async find(filter, options) {
         let query = table.query();
         const where = whereClause(filter, columns);
         if (where) query = query.where(where);
         if (options?.limit) query = query.limit(options.limit);
-        const rows = (await query.toArray()) as Row[];
+        const rows = (await retryRead(() => query.toArray())) as Row[];
         return rows.map(decode);
       },
       async count(filter) {
-        return table.countRows(whereClause(filter, columns));
+        const where = whereClause(filter, columns);
+        return retryRead(() => table.countRows(where));
       },
-      async update(filter, values) {
+      update(filter, values) {
         const where = whereClause(filter, columns) ?? 'true';
-        const matched = await table.countRows(where);
-        if (!matched) return 0;
         const encoded = encode(values);
         const valuesSql: Record<string, string> = {};
         for (const [k, v] of Object.entries(encoded)) {
           valuesSql[k] = v === null ? 'NULL' : sqlLiteral(v as string | number | boolean);
         }
-        await table.update({ where, valuesSql });
-        return matched;
+        // The count and the update under one lock, so the count is of the rows the update changed.
+        return exclusive(async () => {
+          const matched = await retryRead(() => table.countRows(where));
+          if (matched) await commit(() => table.update({ where, valuesSql }));
+          return matched;
+        });
       },
-      async delete(filter) {
+      delete(filter) {
         const where = whereClause(filter, columns);
         if (!where) throw new Error('refusing to delete without a filter');
-        const matched = await table.countRows(where);
-        if (matched) await table.delete(where);
-        return matched;
+        return exclusive(async () => {
+          const matched = await retryRead(() => table.countRows(where));
+          if (matched) await commit(() => table.delete(where));
+          return matched;
+        });
       },
-      exclusive(fn) {
-        return mutex.run(`table:${spec.name}`, fn);
-      },
+      exclusive,
       async upsert(rows, on) {
         if (!rows.length) return;
         for (const column of on) if (!(column in columns)) throw new Error(`unknown column ${column}`);
-        await table.mergeInsert(on).whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rows.map(full));
+        await commit(() => table.mergeInsert(on).whenMatchedUpdateAll().whenNotMatchedInsertAll().execute(rows.map(full)));
       },
       async optimize(keepMs = 60_000) {
-        await table.optimize({ cleanupOlderThan: new Date(Date.now() - keepMs) });
+        await commit(() => table.optimize({ cleanupOlderThan: new Date(Date.now() - keepMs) }));
       },
     };
   }
@@ -206,6 +275,6 @@ export class Store {
   }
 }
 
-export async function openStore(dataDir: string, logger: Logger): Promise<Store> {
-  return Store.open(dataDir, logger);
+export async function openStore(dataDir: string, logger: Logger, options?: StoreOptions): Promise<Store> {
+  return Store.open(dataDir, logger, options);
 }

@@ -20,8 +20,9 @@ function noteWrite(store: Store, name: string, table: RecordTable, logger: Logge
   const n = (tables.get(name) ?? 0) + 1;
   tables.set(name, n);
   if (n % WRITES_PER_OPTIMIZE !== 0) return;
-  void table
-    .exclusive(() => table.optimize())
+  // Detached: the write that triggered it may still be inside the table's section; the compaction queues after it.
+  void store
+    .detached(() => table.exclusive(() => table.optimize()))
     .catch((error: unknown) => logger.warn({ err: error, table: name }, 'table compaction failed; will retry after more writes'));
 }
 

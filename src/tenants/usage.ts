@@ -7,8 +7,13 @@
  * the limits check runs on a timer and at shutdown. Several server processes on one data directory each add
  * their own counts to the row; each refreshes its view of the total on every flush, so a quota is exact in
  * one process and at most one flush interval behind across processes.
+ *
+ * With Redis (a distributed SharedState) the count lives there instead: seeded once from the stored row,
+ * incremented atomically by every replica, so a quota holds across replicas up to the requests in flight at
+ * the moment it is reached. Flushes then write Redis's total into the row (never lowering it).
  */
 import type { Services } from '../services.js';
+import type { SharedState } from '../shared/state.js';
 import type { RecordTable, TableSpec } from '../storage/store.js';
 
 export interface UsageRow {
@@ -51,12 +56,18 @@ export class UsageMeter {
   private readonly loading = new Map<string, Promise<Counter>>();
   private flushing?: Promise<void>;
   private flushes = 0;
+  /** Redis mode: the counters recorded here since the last flush (id → tenant). */
+  private readonly touched = new Map<string, string>();
 
-  constructor(private readonly table: RecordTable<UsageRow>) {}
+  constructor(private readonly table: RecordTable<UsageRow>, private readonly shared?: SharedState) {}
 
   static async open(services: Services): Promise<UsageMeter> {
-    const store = await services.store();
-    return new UsageMeter(await store.records<UsageRow>(USAGE_TABLE));
+    const [store, shared] = await Promise.all([services.store(), services.shared()]);
+    return new UsageMeter(await store.records<UsageRow>(USAGE_TABLE), shared.kind === 'redis' ? shared : undefined);
+  }
+
+  private storedCount(keyId: string, month: string): Promise<number> {
+    return this.table.find({ key_id: keyId, month }, { limit: 1 }).then(([row]) => row?.requests ?? 0);
   }
 
   private static id(keyId: string, month: string): string {
@@ -64,8 +75,20 @@ export class UsageMeter {
   }
 
   /** The counter of a key's month, loaded from storage the first time. */
-  async counter(keyId: string, tenant: string, month: string): Promise<{ readonly used: number; record(): void }> {
+  async counter(keyId: string, tenant: string, month: string): Promise<{ readonly used: number; record(): Promise<void> }> {
     const id = UsageMeter.id(keyId, month);
+    const shared = this.shared;
+    if (shared) {
+      const seed = () => this.storedCount(keyId, month);
+      const used = await shared.monthly(id, seed);
+      return {
+        used,
+        record: async () => {
+          await shared.addMonthly(id, seed);
+          this.touched.set(id, tenant);
+        },
+      };
+    }
     let counter = this.counters.get(id);
     if (!counter) {
       let load = this.loading.get(id);
@@ -87,7 +110,7 @@ export class UsageMeter {
       get used() {
         return c.stored + c.pending;
       },
-      record: () => {
+      record: async () => {
         c.pending++;
       },
     };
@@ -100,6 +123,7 @@ export class UsageMeter {
   }
 
   private async writePending(keepMonth?: string): Promise<void> {
+    if (this.shared) return this.writeShared();
     const dirty = [...this.counters].filter(([, c]) => c.pending > 0);
     if (dirty.length) {
       await this.table.exclusive(async () => {
@@ -126,6 +150,31 @@ export class UsageMeter {
       });
     }
     if (keepMonth) for (const [id, c] of this.counters) if (!id.endsWith(`|${keepMonth}`) && c.pending === 0) this.counters.delete(id);
+  }
+
+  /** Redis mode: the shared totals of the counters used here since the last flush, into their rows (never lowering one). */
+  private async writeShared(): Promise<void> {
+    const shared = this.shared!;
+    const touched = [...this.touched];
+    if (!touched.length) return;
+    for (const [id] of touched) this.touched.delete(id);
+    try {
+      await this.table.exclusive(async () => {
+        const updated_at = new Date().toISOString();
+        const rows: UsageRow[] = [];
+        for (const [id, tenant] of touched) {
+          const [key_id, month] = id.split('|') as [string, string];
+          const stored = await this.storedCount(key_id, month);
+          const total = await shared.monthly(id, async () => stored);
+          if (total > stored) rows.push({ key_id, tenant, month, requests: total, updated_at });
+        }
+        await this.table.upsert(rows, ['key_id', 'month']);
+        if (++this.flushes % OPTIMIZE_EVERY_FLUSHES === 0) await this.table.optimize();
+      });
+    } catch (error) {
+      for (const [id, tenant] of touched) this.touched.set(id, tenant);
+      throw error;
+    }
   }
 
   /** Stored counts of one month (what `docent keys list` shows), by key id. */

@@ -213,7 +213,7 @@ describe('confirmation policy', () => {
     events.length = 0;
     const ledger = services.confirmations;
     const subject = { tenant: 'acme', tool: 'probe_delete', args: { label: 'db' } };
-    const parentToken = ledger.issue(subject);
+    const parentToken = await ledger.issue(subject);
     let issued = 0;
     const issue = ledger.issue.bind(ledger);
     ledger.issue = (s) => {
@@ -227,7 +227,7 @@ describe('confirmation policy', () => {
       expect(issued).toBe(0);
       expect(events).toEqual([]);
       // The parent's token was not spent by the child: it still confirms the parent's own call, once.
-      expect(ledger.redeem(subject, parentToken)).toBe(true);
+      expect(await ledger.redeem(subject, parentToken)).toBe(true);
     } finally {
       ledger.issue = issue;
     }

@@ -13,7 +13,7 @@ import { CLI, cleanEnv } from '../helpers/cli.js';
 import { tempDir } from '../helpers/harness.js';
 
 const TRACER = fileURLToPath(new URL('../helpers/module-trace.mjs', import.meta.url));
-const HEAVY = [/node_modules\/@lancedb\//, /node_modules\/openai\//, /node_modules\/apache-arrow\//];
+const HEAVY = [/node_modules\/@lancedb\//, /node_modules\/openai\//, /node_modules\/apache-arrow\//, /node_modules\/ioredis\//];
 const SDK = /node_modules\/(@modelcontextprotocol\/sdk|ajv|zod-to-json-schema)\//;
 
 let root: string;

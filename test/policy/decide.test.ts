@@ -55,52 +55,52 @@ describe('decide()', () => {
 describe('ConfirmationLedger', () => {
   const subject = { tenant: 't1', tool: 'file_operations', args: { operation: 'delete', path: 'a.txt' } };
 
-  it('issues a fresh token every time, so one re-issued after a spent one still works', () => {
+  it('issues a fresh token every time, so one re-issued after a spent one still works', async () => {
     const ledger = new ConfirmationLedger(settings(), undefined, () => 1_700_000_000_000);
-    const first = ledger.issue(subject);
-    expect(ledger.redeem(subject, first)).toBe(true);
-    const second = ledger.issue(subject);
+    const first = await ledger.issue(subject);
+    expect(await ledger.redeem(subject, first)).toBe(true);
+    const second = await ledger.issue(subject);
     expect(second).not.toBe(first);
-    expect(ledger.redeem(subject, second)).toBe(true);
+    expect(await ledger.redeem(subject, second)).toBe(true);
   });
 
-  it('redeems a token once, for exactly the call it was issued for', () => {
+  it('redeems a token once, for exactly the call it was issued for', async () => {
     const ledger = new ConfirmationLedger(settings());
-    const token = ledger.issue(subject);
+    const token = await ledger.issue(subject);
     expect(token).toMatch(/^ct1\.\d+\.[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]{43}$/);
-    expect(ledger.redeem({ ...subject, tenant: 't2' }, token)).toBe(false);
-    expect(ledger.redeem({ ...subject, tool: 'other' }, token)).toBe(false);
-    expect(ledger.redeem({ ...subject, args: { operation: 'delete', path: 'b.txt' } }, token)).toBe(false);
-    expect(ledger.redeem({ ...subject, args: { path: 'a.txt', operation: 'delete' } }, token)).toBe(true);
-    expect(ledger.redeem(subject, token)).toBe(false);
+    expect(await ledger.redeem({ ...subject, tenant: 't2' }, token)).toBe(false);
+    expect(await ledger.redeem({ ...subject, tool: 'other' }, token)).toBe(false);
+    expect(await ledger.redeem({ ...subject, args: { operation: 'delete', path: 'b.txt' } }, token)).toBe(false);
+    expect(await ledger.redeem({ ...subject, args: { path: 'a.txt', operation: 'delete' } }, token)).toBe(true);
+    expect(await ledger.redeem(subject, token)).toBe(false);
   });
 
-  it('refuses expired, forged and malformed tokens', () => {
+  it('refuses expired, forged and malformed tokens', async () => {
     let now = 1_700_000_000_000;
     const ledger = new ConfirmationLedger(settings({ confirmationTtlSeconds: 60 }), undefined, () => now);
-    const token = ledger.issue(subject);
+    const token = await ledger.issue(subject);
     now += 61_000;
-    expect(ledger.redeem(subject, token)).toBe(false);
+    expect(await ledger.redeem(subject, token)).toBe(false);
     const other = new ConfirmationLedger(settings(), undefined, () => now);
-    expect(ledger.redeem(subject, other.issue(subject))).toBe(false);
-    const [, expires, nonce, mac] = ledger.issue(subject).split('.');
-    expect(ledger.redeem(subject, `ct1.${Number(expires) + 1000}.${nonce}.${mac}`)).toBe(false);
-    expect(ledger.redeem(subject, `ct1.${expires}.${'A'.repeat(16)}.${mac}`)).toBe(false);
+    expect(await ledger.redeem(subject, await other.issue(subject))).toBe(false);
+    const [, expires, nonce, mac] = (await ledger.issue(subject)).split('.');
+    expect(await ledger.redeem(subject, `ct1.${Number(expires) + 1000}.${nonce}.${mac}`)).toBe(false);
+    expect(await ledger.redeem(subject, `ct1.${expires}.${'A'.repeat(16)}.${mac}`)).toBe(false);
     for (const bad of ['', 'ct1', 'ct1...', `ct2.${expires}.${nonce}.${mac}`, `ct1.${expires}.${nonce}.${mac}x`, `ct1.${expires}.${mac}`]) {
-      expect(ledger.redeem(subject, bad)).toBe(false);
+      expect(await ledger.redeem(subject, bad)).toBe(false);
     }
-    expect(ledger.redeem(subject, `ct1.${expires}.${nonce}.${mac}`)).toBe(true);
+    expect(await ledger.redeem(subject, `ct1.${expires}.${nonce}.${mac}`)).toBe(true);
   });
 
   it('canonicalises arguments so key order does not matter and undefined is dropped', () => {
     expect(canonicalJson({ b: 1, a: [{ d: 2, c: undefined }] })).toBe('{"a":[{"d":2}],"b":1}');
   });
 
-  it('counts paid calls per tenant', () => {
+  it('counts paid calls per tenant', async () => {
     const ledger = new ConfirmationLedger(settings());
-    ledger.recordPaidCall('a');
-    ledger.recordPaidCall('a');
-    expect(ledger.paidCallsUsed('a')).toBe(2);
-    expect(ledger.paidCallsUsed('b')).toBe(0);
+    await ledger.recordPaidCall('a');
+    await ledger.recordPaidCall('a');
+    expect(await ledger.paidCallsUsed('a')).toBe(2);
+    expect(await ledger.paidCallsUsed('b')).toBe(0);
   });
 });

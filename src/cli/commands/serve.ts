@@ -12,6 +12,9 @@ export const command: Command = {
     'Over HTTP one process serves streamable HTTP MCP at /mcp, the manifest at /.well-known/agent-manifest.json,',
     'the REST API under /v1 and /healthz. Every route but the manifest and /healthz needs `Authorization: Bearer <key>`',
     '(create one with `docent keys create --tenant T`).',
+    '',
+    'Replicas: run `docent serve --http --stateless` on each, with the same --data-dir (e.g. s3://bucket/prefix)',
+    'and DOCENT_REDIS_URL; see docs/deployment.md.',
   ].join('\n'),
   async run(argv) {
     const parsed = parseCommand(argv, { http: { type: 'boolean' } });

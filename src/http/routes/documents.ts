@@ -360,20 +360,20 @@ export const routes: Route[] = [
       // Confirmation: a DELETE from a program is itself the explicit request for this one document, so it runs.
       // A request marked as an agent's (X-Agent-Client, agent User-Agent) follows the policy for destructive
       // operations like any tool call: never auto-confirmed, so it needs the token of a first, refused call.
-      if (ctx.caller.agentMode) requireConfirmation(ctx, doc);
+      if (ctx.caller.agentMode) await requireConfirmation(ctx, doc);
       if (!(await index.removeDocument(doc.id))) throw notFound();
       return { status: 204 };
     },
   },
 ];
 
-function requireConfirmation(ctx: RouteContext, doc: DocumentInfo): void {
+async function requireConfirmation(ctx: RouteContext, doc: DocumentInfo): Promise<void> {
   const ledger = ctx.runtime.services.confirmations;
   const subject = { tenant: ctx.caller.tenant, tool: 'DELETE /v1/documents/:id', args: { id: doc.id } };
   const given = ctx.req.headers[CONFIRMATION_HEADER];
-  const check = ledger.check(subject, 'destructive', true, typeof given === 'string' ? given.trim() : undefined);
+  const check = await ledger.check(subject, 'destructive', true, typeof given === 'string' ? given.trim() : undefined);
   if (check.allowed) return;
-  const token = ledger.issue(subject);
+  const token = await ledger.issue(subject);
   const summary = `remove "${doc.title}" (${doc.chunks} chunks) from the documentation of tenant "${ctx.caller.tenant}"`;
   throw new HttpError(
     409,
