@@ -42,6 +42,7 @@ export const TOOL_ERROR_STATUS = {
   outbound_too_large: 413,
   too_large: 413,
   binary_file: 415,
+  unsupported_document_type: 415,
   no_space: 507,
   // The operator's setup.
   not_configured: 503,

@@ -2,13 +2,16 @@ import { z } from 'zod';
 import { defineTool } from '../src/catalog/definition.js';
 import type { ToolContext } from '../src/catalog/context.js';
 import type { Complete } from '../src/docs/generate.js';
+import { LIBRARY_MAX_CHARS } from '../src/docs/library.js';
 import { rewriteQuestion } from '../src/docs/rewrite.js';
 import { QueryResultSchema, type QueryResult } from '../src/docs/types.js';
 
 /** The text shown next to the structured result: the answer with numbered sources, or the no-match message. */
 export function renderQueryResult(result: QueryResult): string {
   const percent = `${Math.min(99, Math.max(1, Math.round(result.confidence * 100)))}%`;
-  const sources = result.sources.map((s, i) => `[${i + 1}] ${s.title}${s.section ? ` › ${s.section}` : ''}${s.url ? ` <${s.url}>` : ''}`);
+  // Sources from several document sets name their set: two sets may hold the same path.
+  const sets = new Set(result.sources.map((s) => s.library)).size > 1;
+  const sources = result.sources.map((s, i) => `[${i + 1}] ${s.title}${sets ? ` (${s.library})` : ''}${s.section ? ` › ${s.section}` : ''}${s.url ? ` <${s.url}>` : ''}`);
   if (!result.grounded) {
     const closest = sources.length ? `\nClosest documents (they do not answer it):\n${sources.join('\n')}` : '';
     return `No match in the documentation (confidence that it answers this: ${percent}). ${result.reason ?? ''}`.trim() +
@@ -43,6 +46,13 @@ export const rag_query = defineTool({
   input: z.object({
     question: z.string().trim().min(1).max(2000).describe('The question, in natural language (identifiers in `backticks` are checked exactly)'),
     top_k: z.number().int().min(1).max(20).default(5).describe('How many sources to return (1-20)'),
+    library: z
+      .string()
+      .trim()
+      .min(1)
+      .max(LIBRARY_MAX_CHARS)
+      .optional()
+      .describe('Optional: search only this document set (library), as named in the sources of earlier answers or by resources/list; all sets when absent'),
     keywords: z
       .array(z.string().trim().min(1).max(80))
       .max(12)
@@ -61,7 +71,7 @@ export const rag_query = defineTool({
     'grounded: false means no match: say the documentation does not cover it.',
     'confidence is a probability; show it as a percentage.',
   ],
-  async handler({ question, top_k, keywords }, ctx) {
+  async handler({ question, top_k, keywords, library }, ctx) {
     const index = await (await ctx.services.docs()).forTenant(ctx.tenant);
     const complete = await modelFor(ctx);
     const alternatives = [...(keywords ?? [])];
@@ -73,7 +83,7 @@ export const rag_query = defineTool({
       const rewritten = await rewriteQuestion(rewriter, question, ctx.config.docs.rewriteTimeoutMs, ctx.signal);
       if (rewritten) alternatives.push(rewritten);
     }
-    const result = await index.query(question, { topK: top_k, complete, alternatives, signal: ctx.signal });
+    const result = await index.query(question, { topK: top_k, complete, alternatives, library, signal: ctx.signal });
     return { value: result, text: renderQueryResult(result) };
   },
 });

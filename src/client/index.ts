@@ -15,6 +15,7 @@ import { DocentAuthError, DocentConfirmationRequiredError, DocentError, DocentRa
 import type {
   AgentManifest,
   DocumentListResponse,
+  LibraryRemovedResponse,
   DocumentRecord,
   ErrorBody,
   QueryRequest,
@@ -104,14 +105,18 @@ export class DocentClient {
   }
 
   /** Asks the documentation (the key's tenant's). A `grounded: false` result is an answer too: no match. */
-  ragQuery(question: string, options: CallOptions & { topK?: number } = {}): Promise<QueryResult> {
-    const body: QueryRequest = { question, ...(options.topK === undefined ? {} : { top_k: options.topK }) };
+  ragQuery(question: string, options: CallOptions & { topK?: number; library?: string } = {}): Promise<QueryResult> {
+    const body: QueryRequest = {
+      question,
+      ...(options.topK === undefined ? {} : { top_k: options.topK }),
+      ...(options.library === undefined ? {} : { library: options.library }),
+    };
     return this.#request<QueryResult>({ ...options, method: 'POST', path: '/v1/query', json: body });
   }
 
-  /** Adds or replaces one document (same title = same document). `status` says added, updated or unchanged. */
+  /** Adds or replaces one document (same set and title = same document). `status` says added, updated or unchanged. */
   async uploadDocument(
-    document: { title: string; content: string; contentType?: string; url?: string },
+    document: { title: string; content: string; contentType?: string; url?: string; library?: string },
     options: CallOptions = {},
   ): Promise<UploadedDocument> {
     const body: UploadRequest = {
@@ -119,14 +124,19 @@ export class DocentClient {
       content: document.content,
       ...(document.contentType === undefined ? {} : { content_type: document.contentType }),
       ...(document.url === undefined ? {} : { url: document.url }),
+      ...(document.library === undefined ? {} : { library: document.library }),
     };
     const response = await this.#request<UploadResponse>({ ...options, method: 'POST', path: '/v1/documents', json: body });
     return onlyDocument(response);
   }
 
-  /** Uploads files as multipart/form-data; each becomes the document titled by its name. All or nothing. */
-  async uploadFiles(files: UploadFile[], options: CallOptions = {}): Promise<UploadedDocument[]> {
+  /**
+   * Uploads files as multipart/form-data; each becomes the document titled by its name, in the set
+   * `options.library` (`default` when absent). All or nothing.
+   */
+  async uploadFiles(files: UploadFile[], options: CallOptions & { library?: string } = {}): Promise<UploadedDocument[]> {
     const form = new FormData();
+    if (options.library !== undefined) form.append('library', options.library);
     for (const file of files) {
       const blob = file.content instanceof Blob ? file.content : new Blob([file.content], file.type ? { type: file.type } : {});
       form.append('file', blob, file.name);
@@ -134,9 +144,29 @@ export class DocentClient {
     return (await this.#request<UploadResponse>({ ...options, method: 'POST', path: '/v1/documents', form })).documents;
   }
 
-  /** The tenant's documents, ordered by title. */
-  async listDocuments(options: CallOptions = {}): Promise<DocumentRecord[]> {
-    return (await this.#request<DocumentListResponse>({ ...options, method: 'GET', path: '/v1/documents' })).documents;
+  /** The tenant's documents (of one set with `library`), ordered by set, then title. */
+  async listDocuments(options: CallOptions & { library?: string } = {}): Promise<DocumentRecord[]> {
+    const path = options.library === undefined ? '/v1/documents' : `/v1/documents?library=${encodeURIComponent(options.library)}`;
+    return (await this.#request<DocumentListResponse>({ ...options, method: 'GET', path })).documents;
+  }
+
+  /** The tenant's document sets, ordered by name, with their sizes. */
+  async listLibraries(options: CallOptions = {}): Promise<DocumentListResponse['libraries']> {
+    return (await this.#request<DocumentListResponse>({ ...options, method: 'GET', path: '/v1/documents' })).libraries;
+  }
+
+  /**
+   * Removes a whole document set (404 DocentError when the tenant has none of that name); returns how many
+   * documents it held. Agent requests need a confirmation, as for `deleteDocument`.
+   */
+  async deleteLibrary(library: string, options: CallOptions & { confirmationToken?: string } = {}): Promise<number> {
+    const response = await this.#request<LibraryRemovedResponse>({
+      ...options,
+      method: 'DELETE',
+      path: `/v1/documents?library=${encodeURIComponent(library)}`,
+      ...(options.confirmationToken ? { headers: { 'x-confirmation-token': options.confirmationToken } } : {}),
+    });
+    return response.removed;
   }
 
   /**

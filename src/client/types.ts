@@ -7,6 +7,10 @@
 /** One source of an answer. `title` is the document's path relative to the ingested folder, or its upload name. */
 export interface Source {
   title: string;
+  /** The document set (library) the document belongs to. */
+  library: string;
+  /** Resource URI of the whole document, `docent://{library}/{path}` (MCP `resources/read`). */
+  uri: string;
   url?: string;
   /** Heading path of the passage, outermost first, joined by " › ". */
   section?: string;
@@ -34,9 +38,13 @@ export type DocumentContentType = 'markdown' | 'text' | 'rst' | 'html';
 
 /** A stored document, as `GET /v1/documents` lists it. */
 export interface DocumentRecord {
-  /** Stable id derived from the title; the same title is the same document. */
+  /** Stable id derived from the set and the title; the same set and title is the same document. */
   id: string;
+  /** The document set (library); `default` for uploads that name none. */
+  library: string;
   title: string;
+  /** Resource URI of the document, `docent://{library}/{path}` (MCP `resources/read`). */
+  uri: string;
   url?: string;
   content_type: DocumentContentType;
   chunks: number;
@@ -58,11 +66,20 @@ export interface UploadResponse {
   documents: UploadedDocument[];
 }
 
-/** `GET /v1/documents` response body: the key's tenant's documents, ordered by title. */
+/** `GET /v1/documents` response body: the key's tenant's documents (of one set with `?library=`), ordered by set, then title. */
 export interface DocumentListResponse {
   documents: DocumentRecord[];
+  /** Every document set of the tenant (whatever the filter), ordered by name, with its size. */
+  libraries: { library: string; documents: number; chars: number }[];
   /** Documentation stored by the tenant against its plan's quota (`limit` null: no limit applies). */
   usage: { document_bytes: number; limit: number | null };
+}
+
+/** `DELETE /v1/documents?library=L` response body. */
+export interface LibraryRemovedResponse {
+  library: string;
+  /** How many documents were removed. */
+  removed: number;
 }
 
 /** `POST /v1/query` request body. */
@@ -70,6 +87,8 @@ export interface QueryRequest {
   question: string;
   /** How many sources to return, 1..20 (default 5). */
   top_k?: number;
+  /** Only this document set is searched (404 `not_found` when the tenant has none of that name); all sets when absent. */
+  library?: string;
 }
 
 /** `POST /v1/documents` JSON request body. */
@@ -79,6 +98,8 @@ export interface UploadRequest {
   /** `markdown`, `text`, `rst`, `html` or a MIME type; from the title's extension when absent (else text). */
   content_type?: string;
   url?: string;
+  /** The document set; `default` when absent. */
+  library?: string;
 }
 
 /** Every failure: `{ "error": { "code", "message", ...details } }`. */

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { ChunkStore, ChunkRow } from '../storage/chunks.js';
 import { findSource, readText } from './ingest.js';
+import { DEFAULT_LIBRARY, resourceUri } from './library.js';
 import { documentId } from './prepare.js';
 import type { QueryResult } from './types.js';
 
@@ -24,19 +25,19 @@ export class BaselineIndex {
     const writes = [];
     for (const file of found.files) {
       const content = await readText(file.file);
-      const docId = documentId(file.title);
+      const docId = documentId(file.title, DEFAULT_LIBRARY);
       const version = 'v1';
       const rows: ChunkRow[] = [];
       for (let start = 0, ord = 0; start === 0 || start + BASELINE_WINDOW - BASELINE_STEP < content.length; start += BASELINE_STEP, ord++) {
         const text = content.slice(start, start + BASELINE_WINDOW);
-        rows.push({ chunk_id: `${docId}:${version}:${ord}`, doc_id: docId, version, ord, section: '', text, body_terms: '', head_terms: '' });
+        rows.push({ chunk_id: `${docId}:${version}:${ord}`, doc_id: docId, library: DEFAULT_LIBRARY, version, ord, section: '', text, body_terms: '', head_terms: '' });
       }
       chunks += rows.length;
       writes.push({
         doc: {
-          doc_id: docId, title: file.title, url: null, origin: found.origin, content_type: file.contentType,
+          doc_id: docId, library: DEFAULT_LIBRARY, title: file.title, url: null, origin: found.origin, content_type: file.contentType,
           hash: createHash('sha256').update(content).digest('hex'), version, chunks: rows.length, chars: content.length,
-          updated_at: new Date().toISOString(), vocab: '{}', idents: '', names: '', title_terms: '',
+          updated_at: new Date().toISOString(), vocab: '{}', idents: '', names: '', title_terms: '', content,
         },
         chunks: rows,
       });
@@ -53,7 +54,7 @@ export class BaselineIndex {
     const sources: QueryResult['sources'] = [];
     for (const h of hits) {
       const title = titles.get(h.doc_id)!;
-      if (!sources.some((s) => s.title === title)) sources.push({ title, score: h.score });
+      if (!sources.some((s) => s.title === title)) sources.push({ title, library: DEFAULT_LIBRARY, uri: resourceUri(DEFAULT_LIBRARY, title), score: h.score });
       if (sources.length >= topK) break;
     }
     const best = hits[0];

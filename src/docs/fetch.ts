@@ -7,6 +7,7 @@ import { bareHost, publicPolicy } from '../net/destination.js';
 import type { Outbound } from '../net/outbound.js';
 import { rateLimited } from '../net/upstream.js';
 import { contentTypeFromMime } from './parse.js';
+import { declaredCharset, decodeText } from './text.js';
 import type { DocumentInput } from './types.js';
 
 const ACCEPT = ['text/html', 'application/xhtml+xml', 'text/markdown', 'text/x-markdown', 'text/plain', 'text/x-rst'];
@@ -39,5 +40,9 @@ export async function fetchDocument(outbound: Outbound, url: string, signal?: Ab
   }
   const declared = contentTypeFromMime(response.mediaType);
   const contentType = declared === 'text' && /\.(md|mdx|markdown)$/i.test(response.url.pathname) ? 'markdown' : (declared ?? 'html');
-  return { title: titleForUrl(response.url), content: response.text(), contentType, url: response.url.toString() };
+  const checked = decodeText(response.body, declaredCharset(response.headers['content-type'] as string | undefined));
+  if (!checked.ok) {
+    throw new ToolError(`Cannot ingest ${url}: ${checked.reason}. Only text documentation (markdown, text, rst, html) is indexed.`, 'unsupported_document_type', { url });
+  }
+  return { title: titleForUrl(response.url), content: checked.text, contentType, url: response.url.toString() };
 }

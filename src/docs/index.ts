@@ -22,13 +22,16 @@ import type { Embedder } from '../model/embeddings.js';
 import { answersProbability, CALIBRATION, confidenceOf, gatherEvidence, type Evidence } from './evidence.js';
 import { generateAnswer, type Complete, type Passage } from './generate.js';
 import { findSource, readText, urlFor } from './ingest.js';
+import { DEFAULT_LIBRARY, defaultLibraryFor, libraryProblem, resourceMimeType, resourceUri } from './library.js';
+import { parseDocument, type ContentType } from './parse.js';
+import { textProblem } from './text.js';
 import { documentId, hashOf, prepareDocument, resolveContentType, titleTerms, type AnalysisOptions, type PreparedDocument } from './prepare.js';
 import { questionIdentifiers, queryTerms, type QueryTerm } from './question.js';
 import { matchOf, relatedDocuments, retrieve, type Candidate, type RankedDocument, type Retrieval } from './search.js';
 import { nonNounWords } from './pos.js';
 import { analyze } from './tokens.js';
 import { tuningWithout, type Tuning } from './tuning.js';
-import { CorpusStats } from './stats.js';
+import { CorpusStats, type CurrentDocument } from './stats.js';
 import type { DocumentInfo, DocumentInput, IngestProgress, IngestSummary, QueryResult, Source } from './types.js';
 
 export type { DocumentInfo, DocumentInput, IngestProgress, IngestSummary, QueryResult, Source } from './types.js';
@@ -70,6 +73,11 @@ export interface DocIndexOptions {
 }
 
 export interface IngestOptions {
+  /**
+   * The document set every target goes to; by default each target's own (src/docs/library.ts
+   * defaultLibraryFor: a folder's name, a file's folder's name, a URL's host).
+   */
+  library?: string;
   /** Base URL that sources link to: `<urlBase>/<title>`. */
   urlBase?: string;
   onProgress?: (progress: IngestProgress) => void;
@@ -92,6 +100,8 @@ export interface QueryOptions {
    * the refusal evidence still reads the question itself.
    */
   alternatives?: string[];
+  /** Only this document set is searched (a ToolError `not_found` when the tenant has no such set). */
+  library?: string;
   signal?: AbortSignal;
 }
 
@@ -124,6 +134,8 @@ function describe(candidate: Candidate): string {
 
 export class DocIndex {
   private stats?: CorpusStats;
+  /** Statistics of each document set asked about since the documents last changed. */
+  private readonly scopedStats = new Map<string, CorpusStats>();
   private statsGeneration = -1;
   private readonly analysis: AnalysisOptions;
   private readonly tuning: Tuning;
@@ -139,31 +151,58 @@ export class DocIndex {
 
   // ---------------------------------------------------------------- ingest
 
-  /** Ingests files, folders and URLs. A re-ingested folder drops the documents that left it. */
+  /** Ingests files, folders and URLs into document sets. A re-ingested folder drops, from its set, the documents that left it. */
   async ingestPath(targets: string[], options: IngestOptions = {}): Promise<IngestSummary> {
     const started = performance.now();
-    const summary: IngestSummary = { added: 0, updated: 0, unchanged: 0, removed: 0, chunks: 0, seconds: 0, skipped: [] };
-    const sources: { url?: string; found?: Awaited<ReturnType<typeof findSource>> }[] = [];
+    const summary: IngestSummary = { added: 0, updated: 0, unchanged: 0, removed: 0, chunks: 0, seconds: 0, libraries: [], skipped: [] };
+    if (options.library !== undefined) checkLibrary(options.library);
+    const sources: { library: string; url?: string; found?: Awaited<ReturnType<typeof findSource>> }[] = [];
     for (const target of targets) {
       if (/^https?:\/\//i.test(target)) {
         if (!options.fetchUrl) {
           throw new ToolError(`Cannot ingest ${target}: fetching URLs needs the outbound network client, which this caller did not provide.`, 'unavailable');
         }
-        sources.push({ url: target });
+        sources.push({ library: options.library ?? defaultLibraryFor(target, false), url: target });
       } else {
-        sources.push({ found: await findSource(target, options.exclude) });
+        const found = await findSource(target, options.exclude);
+        sources.push({ library: options.library ?? defaultLibraryFor(target, found.isFolder), found });
       }
     }
+    summary.libraries = [...new Set(sources.map((s) => s.library))];
     const total = sources.reduce((n, s) => n + (s.found ? s.found.files.length : 1), 0);
     let done = 0;
     await this.store.exclusive(async () => {
       await this.store.sweep();
       const existing = new Map((await this.store.summaries()).map((d) => [d.doc_id, d]));
+      const legacy = new Set(await this.store.legacyDocuments());
       const writer = this.writer(summary);
+      /**
+       * Documents stored before sets existed read as the set `default`; when the folder, file or URL they came
+       * from is ingested again into its own set, they are that set's documents now, and the old copies go.
+       */
+      const dropLegacy = async (origin: string, library: string) => {
+        if (library === DEFAULT_LIBRARY) return;
+        const old = [...existing.values()].filter((d) => d.library === DEFAULT_LIBRARY && d.origin === origin && legacy.has(d.doc_id)).map((d) => d.doc_id);
+        if (!old.length) return;
+        await writer.flush();
+        await this.store.remove(old);
+        summary.removed += old.length;
+        for (const id of old) existing.delete(id);
+      };
       for (const source of sources) {
         if (source.url) {
-          const input = await options.fetchUrl!(source.url, options.signal);
-          await writer.put(input, source.url, existing);
+          let input: DocumentInput;
+          try {
+            input = await options.fetchUrl!(source.url, options.signal);
+          } catch (error) {
+            // A page that is not text is skipped like such a file; other failures (unreachable, 404) stop the ingest.
+            if (!(error instanceof ToolError && error.code === 'unsupported_document_type')) throw error;
+            summary.skipped.push({ path: source.url, reason: error.message });
+            options.onProgress?.({ done: ++done, total, title: source.url });
+            continue;
+          }
+          await writer.put(input, source.url, source.library, existing);
+          await dropLegacy(source.url, source.library);
           options.onProgress?.({ done: ++done, total, title: input.title });
           continue;
         }
@@ -172,7 +211,7 @@ export class DocIndex {
         const seen = new Set<string>();
         for (const file of found.files) {
           options.signal?.throwIfAborted();
-          seen.add(documentId(file.title));
+          seen.add(documentId(file.title, source.library));
           let content: string;
           try {
             content = await readText(file.file);
@@ -180,16 +219,18 @@ export class DocIndex {
             summary.skipped.push({ path: file.file, reason: (error as Error).message });
             continue;
           }
-          await writer.put({ title: file.title, content, contentType: file.contentType, url: urlFor(options.urlBase, file.title) }, found.origin, existing);
+          await writer.put({ title: file.title, content, contentType: file.contentType, url: urlFor(options.urlBase, file.title) }, found.origin, source.library, existing);
           options.onProgress?.({ done: ++done, total, title: file.title });
         }
         if (found.isFolder) {
-          const gone = [...existing.values()].filter((d) => d.origin === found.origin && !seen.has(d.doc_id)).map((d) => d.doc_id);
+          // Only this set's documents from this folder: the same folder ingested as another set is another set.
+          const gone = [...existing.values()].filter((d) => d.origin === found.origin && d.library === source.library && !seen.has(d.doc_id)).map((d) => d.doc_id);
           await writer.flush();
           await this.store.remove(gone);
           summary.removed += gone.length;
           for (const id of gone) existing.delete(id);
         }
+        await dropLegacy(found.origin, source.library);
       }
       await writer.flush();
       await this.finishIngest(options.onProgress);
@@ -198,17 +239,19 @@ export class DocIndex {
     return summary;
   }
 
-  /** Ingests one document (an upload or a fetched page). Same title = same document: it is replaced. */
-  async ingestDocument(input: DocumentInput, origin = 'upload'): Promise<{ id: string; status: 'added' | 'updated' | 'unchanged'; chunks: number }> {
-    const summary: IngestSummary = { added: 0, updated: 0, unchanged: 0, removed: 0, chunks: 0, seconds: 0, skipped: [] };
+  /** Ingests one document (an upload or a fetched page). Same set and title = same document: it is replaced. */
+  async ingestDocument(input: DocumentInput, origin = 'upload', library = DEFAULT_LIBRARY): Promise<{ id: string; status: 'added' | 'updated' | 'unchanged'; chunks: number }> {
+    checkLibrary(library);
+    const summary: IngestSummary = { added: 0, updated: 0, unchanged: 0, removed: 0, chunks: 0, seconds: 0, libraries: [library], skipped: [] };
     return this.store.exclusive(async () => {
       const existing = new Map((await this.store.summaries()).map((d) => [d.doc_id, d]));
       const writer = this.writer(summary);
-      await writer.put(input, origin, existing, true);
+      await writer.put(input, origin, library, existing, true);
       await writer.flush();
       await this.finishIngest();
       const status = summary.added ? 'added' : summary.updated ? 'updated' : 'unchanged';
-      return { id: documentId(input.title), status, chunks: status === 'unchanged' ? (existing.get(documentId(input.title))?.chunks ?? 0) : summary.chunks };
+      const id = documentId(input.title.trim(), library);
+      return { id, status, chunks: status === 'unchanged' ? (existing.get(id)?.chunks ?? 0) : summary.chunks };
     });
   }
 
@@ -217,16 +260,17 @@ export class DocIndex {
    * that cannot be ingested throws before anything is written (unless the upload spans several commit
    * batches of COMMIT_CHUNKS). Results in input order.
    */
-  async ingestDocuments(inputs: DocumentInput[], origin = 'upload'): Promise<{ id: string; status: 'added' | 'updated' | 'unchanged'; chunks: number }[]> {
-    const summary: IngestSummary = { added: 0, updated: 0, unchanged: 0, removed: 0, chunks: 0, seconds: 0, skipped: [] };
+  async ingestDocuments(inputs: DocumentInput[], origin = 'upload', library = DEFAULT_LIBRARY): Promise<{ id: string; status: 'added' | 'updated' | 'unchanged'; chunks: number }[]> {
+    checkLibrary(library);
+    const summary: IngestSummary = { added: 0, updated: 0, unchanged: 0, removed: 0, chunks: 0, seconds: 0, libraries: [library], skipped: [] };
     return this.store.exclusive(async () => {
       const existing = new Map((await this.store.summaries()).map((d) => [d.doc_id, d]));
       const writer = this.writer(summary);
       const results: { id: string; status: 'added' | 'updated' | 'unchanged'; chunks: number }[] = [];
       for (const input of inputs) {
         const { added, updated } = summary;
-        await writer.put(input, origin, existing, true);
-        const id = documentId(input.title.trim());
+        await writer.put(input, origin, library, existing, true);
+        const id = documentId(input.title.trim(), library);
         const status = summary.added > added ? 'added' : summary.updated > updated ? 'updated' : 'unchanged';
         results.push({ id, status, chunks: existing.get(id)?.chunks ?? 0 });
       }
@@ -251,12 +295,12 @@ export class DocIndex {
         const texts = batch.flatMap((p) => p.chunks.map((c) => `${p.doc.title}${c.section ? ` › ${c.section}` : ''}\n${c.text}`));
         const vectors = await embedder.embed(texts);
         let k = 0;
-        for (const w of writes) w.vectors = w.chunks.map((c): VectorRow => ({ chunk_id: c.chunk_id, doc_id: c.doc_id, version: c.version, vector: vectors[k++]! }));
+        for (const w of writes) w.vectors = w.chunks.map((c): VectorRow => ({ chunk_id: c.chunk_id, doc_id: c.doc_id, library: c.library, version: c.version, vector: vectors[k++]! }));
       }
       await this.store.commit(writes);
       this.invalidate();
     };
-    const put = async (input: DocumentInput, origin: string, existing: Map<string, { hash: string }>, strictType = false) => {
+    const put = async (input: DocumentInput, origin: string, library: string, existing: Map<string, { hash: string }>, strictType = false) => {
       const title = input.title.trim();
       if (!title) throw new ToolError('A document needs a non-empty title.', 'invalid_arguments');
       const contentType = resolveContentType(title, input.contentType);
@@ -266,9 +310,16 @@ export class DocIndex {
         summary.skipped.push({ path: title, reason });
         return;
       }
-      const prepareInput = { title, content: input.content, contentType, url: input.url, origin };
+      // The text check of every way in (src/docs/text.ts): callers that hand over a string (uploads, tools) too.
+      const notText = textProblem(input.content);
+      if (notText) {
+        if (strictType) throw new ToolError(`Cannot ingest ${title}: ${notText}.`, 'unsupported_document_type');
+        summary.skipped.push({ path: title, reason: notText });
+        return;
+      }
+      const prepareInput = { title, content: input.content, contentType, url: input.url, origin, library };
       const hash = hashOf(prepareInput, this.analysis);
-      const previous = existing.get(documentId(title));
+      const previous = existing.get(documentId(title, library));
       if (previous?.hash === hash) {
         summary.unchanged++;
         return;
@@ -311,7 +362,7 @@ export class DocIndex {
     for (let i = 0; i < ids.length; i += EMBED_BATCH) {
       const chunks = await this.store.chunksById(ids.slice(i, i + EMBED_BATCH));
       const vectors = await embedder.embed(chunks.map((c) => `${stats.docs.get(c.doc_id)?.title ?? ''}${c.section ? ` › ${c.section}` : ''}\n${c.text}`));
-      await this.store.addVectors(chunks.map((c, k) => ({ chunk_id: c.chunk_id, doc_id: c.doc_id, version: c.version, vector: vectors[k]! })));
+      await this.store.addVectors(chunks.map((c, k) => ({ chunk_id: c.chunk_id, doc_id: c.doc_id, library: c.library, version: c.version, vector: vectors[k]! })));
       onProgress?.({ done: Math.min(ids.length, i + EMBED_BATCH), total: ids.length, title: `(embeddings, ${embedder.model})` });
     }
   }
@@ -391,12 +442,15 @@ export class DocIndex {
 
   // ---------------------------------------------------------------- documents
 
-  async listDocuments(): Promise<DocumentInfo[]> {
-    const rows = await this.store.summaries();
+  /** The documents (of one set when `library` is given), ordered by set, then title. */
+  async listDocuments(library?: string): Promise<DocumentInfo[]> {
+    const rows = (await this.store.summaries()).filter((r) => library === undefined || r.library === library);
     return rows
       .map((r) => ({
         id: r.doc_id,
+        library: r.library,
         title: r.title,
+        uri: resourceUri(r.library, r.title),
         ...(r.url ? { url: r.url } : {}),
         content_type: r.content_type,
         chunks: r.chunks,
@@ -405,19 +459,71 @@ export class DocIndex {
         updated_at: r.updated_at,
         origin: r.origin,
       }))
-      .sort((a, b) => (a.title < b.title ? -1 : a.title > b.title ? 1 : 0));
+      .sort((a, b) => compare(a.library, b.library) || compare(a.title, b.title));
   }
 
-  /** Removes a document by id (or by title). Returns what was removed, or undefined when nothing matched. */
-  async removeDocument(idOrTitle: string): Promise<DocumentInfo | undefined> {
+  /** The document sets, ordered by name, with their sizes. */
+  async listLibraries(): Promise<{ library: string; documents: number; chunks: number; chars: number }[]> {
+    const sets = new Map<string, { library: string; documents: number; chunks: number; chars: number }>();
+    for (const r of await this.store.summaries()) {
+      const set = sets.get(r.library) ?? { library: r.library, documents: 0, chunks: 0, chars: 0 };
+      set.documents++;
+      set.chunks += r.chunks;
+      set.chars += r.chars;
+      sets.set(r.library, set);
+    }
+    return [...sets.values()].sort((a, b) => compare(a.library, b.library));
+  }
+
+  /**
+   * Removes a document by id, or by title (within `library` when given). Returns what was removed, or
+   * undefined when nothing matched; a title found in several sets and no `library` is a ToolError.
+   */
+  async removeDocument(idOrTitle: string, library?: string): Promise<DocumentInfo | undefined> {
     return this.store.exclusive(async () => {
-      const docs = await this.listDocuments();
-      const doc = docs.find((d) => d.id === idOrTitle) ?? docs.find((d) => d.title === idOrTitle);
+      const docs = await this.listDocuments(library);
+      const byTitle = docs.filter((d) => d.title === idOrTitle);
+      if (!docs.some((d) => d.id === idOrTitle) && byTitle.length > 1) {
+        throw new ToolError(
+          `"${idOrTitle}" is in several document sets (${byTitle.map((d) => d.library).join(', ')}): name the set, or remove it by id.`,
+          'invalid_arguments',
+          { libraries: byTitle.map((d) => d.library) },
+        );
+      }
+      const doc = docs.find((d) => d.id === idOrTitle) ?? byTitle[0];
       if (!doc) return undefined;
       await this.store.remove([doc.id]);
       this.invalidate();
       return doc;
     });
+  }
+
+  /** Removes every document of a set. Returns what was removed (empty when the set does not exist). */
+  async removeLibrary(library: string): Promise<DocumentInfo[]> {
+    return this.store.exclusive(async () => {
+      const docs = await this.listDocuments(library);
+      await this.store.remove(docs.map((d) => d.id));
+      if (docs.length) this.invalidate();
+      return docs;
+    });
+  }
+
+  /**
+   * One document's whole text, as an MCP resource serves it: the text as ingested (HTML as parsed, which is
+   * what was indexed from it), or for documents stored before their text was kept, their passages in order.
+   */
+  async readDocument(library: string, title: string): Promise<{ doc: DocumentInfo; text: string; mimeType: string } | undefined> {
+    const doc = (await this.listDocuments(library)).find((d) => d.title === title);
+    if (!doc) return undefined;
+    const stored = (await this.store.content(doc.id)) ?? '';
+    const kind = doc.content_type as ContentType;
+    if (!stored) {
+      const row = (await this.store.summaries()).find((r) => r.doc_id === doc.id);
+      const chunks = row ? await this.store.chunksOf(doc.id, row.version) : [];
+      const text = chunks.map((c, i) => (c.section && (i === 0 || c.section !== chunks[i - 1]!.section) ? `## ${c.section}\n\n${c.text}` : c.text)).join('\n\n');
+      return { doc, text, mimeType: 'text/markdown' };
+    }
+    return { doc, text: kind === 'html' ? parseDocument(stored, 'html').body : stored, mimeType: resourceMimeType(kind) };
   }
 
   // ---------------------------------------------------------------- query
@@ -426,14 +532,24 @@ export class DocIndex {
     this.statsGeneration = -1;
   }
 
-  /** Corpus statistics, rebuilt when the documents table changed (here or in another process). */
-  private async currentStats(): Promise<CorpusStats> {
+  /**
+   * Corpus statistics (of one document set when `library` is given: a scoped question reads that set as its
+   * corpus), rebuilt when the documents table changed (here or in another process).
+   */
+  private async currentStats(library?: string): Promise<CorpusStats> {
     const generation = await this.store.generation();
     if (!this.stats || generation !== this.statsGeneration) {
       this.stats = new CorpusStats(await this.store.documents());
+      this.scopedStats.clear();
       this.statsGeneration = generation;
     }
-    return this.stats;
+    if (library === undefined) return this.stats;
+    let scoped = this.scopedStats.get(library);
+    if (!scoped) {
+      scoped = new CorpusStats(await this.store.documents(library));
+      this.scopedStats.set(library, scoped);
+    }
+    return scoped;
   }
 
   async query(question: string, options: QueryOptions = {}): Promise<QueryResult> {
@@ -447,10 +563,22 @@ export class DocIndex {
    */
   async trace(question: string, options: QueryOptions = {}): Promise<QueryTrace> {
     const topK = Math.max(1, Math.min(20, options.topK ?? 5));
-    const stats = await this.currentStats();
+    const scope = options.library;
+    if (scope !== undefined) checkLibrary(scope);
+    const stats = await this.currentStats(scope);
+    if (stats.empty && scope !== undefined) {
+      const sets = [...new Set([...(await this.currentStats()).docs.values()].map((d) => d.library))].sort(compare);
+      throw new ToolError(
+        `Tenant "${this.tenant}" has no document set "${scope}". ${sets.length ? `Its sets: ${sets.join(', ')}.` : 'It has no documentation yet.'} Ask without a library to search them all.`,
+        'not_found',
+        { libraries: sets },
+      );
+    }
     if (stats.empty) {
       return { result: noMatch(0, `No documentation has been ingested for tenant "${this.tenant}" yet.`), ranked: [] };
     }
+    // A scoped question searches its set's chunks only (filtered in LanceDB, not after the pool is cut).
+    const store = scope === undefined ? this.store : this.store.scoped(scope);
     // 1. Read the question.
     const stemmer = this.analysis.stemmer;
     const identifiers = questionIdentifiers(question);
@@ -459,8 +587,8 @@ export class DocIndex {
 
     // 2. Retrieve. The pool does not depend on top_k: top_k widens the sources, never the answer.
     const embedder = await this.embedderChecked();
-    const vectorHits = embedder ? await this.store.nearest((await embedder.embed([question], options.signal))[0]!, this.tuning.pool) : undefined;
-    const retrieval = await retrieve(this.store, stats, { terms, titleTerms: titleTerms(question).split(' '), extra: this.alternativeQuery(options.alternatives, terms, stats), vectorHits }, this.tuning);
+    const vectorHits = embedder ? await store.nearest((await embedder.embed([question], options.signal))[0]!, this.tuning.pool) : undefined;
+    const retrieval = await retrieve(store, stats, { terms, titleTerms: titleTerms(question).split(' '), extra: this.alternativeQuery(options.alternatives, terms, stats), vectorHits }, this.tuning);
     const ranked = retrieval.documents.map((d) => d.doc.title);
 
     // 3. Evidence, and 4. the decision.
@@ -494,7 +622,7 @@ export class DocIndex {
 
     // 5. Compose: quote the best passages, cite each (document, section) quoted, then the other documents.
     const composed = this.compose(retrieval, question);
-    const related = await relatedDocuments(this.store, stats, retrieval, composed.primaryText, stemmer, RELATED_DOCUMENTS);
+    const related = await relatedDocuments(store, stats, retrieval, composed.primaryText, stemmer, RELATED_DOCUMENTS);
     const sources = this.sourcesOf(retrieval, topK, composed.cited, related);
     let answer = composed.text;
     let generation: string | undefined;
@@ -568,7 +696,7 @@ export class DocIndex {
     const best = retrieval.documents[0]?.score ?? 1;
     const scoreOf = (id: string) => retrieval.documents.find((d) => d.doc.id === id)?.score ?? 0;
     const out: Source[] = cited.map((c) => ({
-      title: c.candidate.doc.title,
+      ...sourceDocument(c.candidate.doc),
       ...(c.candidate.doc.url ? { url: c.candidate.doc.url } : {}),
       ...(c.section ? { section: c.section } : {}),
       score: round(scoreOf(c.candidate.doc.id) / best),
@@ -582,7 +710,7 @@ export class DocIndex {
       if (listed.has(d.doc.id)) continue;
       listed.add(d.doc.id);
       out.push({
-        title: d.doc.title,
+        ...sourceDocument(d.doc),
         ...(d.doc.url ? { url: d.doc.url } : {}),
         ...(d.chunks[0]!.chunk.section ? { section: d.chunks[0]!.chunk.section } : {}),
         ...(related.includes(d) ? {} : { score: round(d.score / best) }),
@@ -615,6 +743,20 @@ export class DocIndex {
     });
     return out;
   }
+}
+
+/** A source's document: its path, its set and the resource URI of its whole text. */
+function sourceDocument(doc: CurrentDocument): Pick<Source, 'title' | 'library' | 'uri'> {
+  return { title: doc.title, library: doc.library, uri: resourceUri(doc.library, doc.title) };
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function checkLibrary(library: string): void {
+  const problem = libraryProblem(library);
+  if (problem) throw new ToolError(`The document set name "${library.slice(0, 120)}" ${problem}.`, 'invalid_arguments', { field: 'library' });
 }
 
 /** The same retrieval read with other terms: which of them each passage matches, and their coverage. */

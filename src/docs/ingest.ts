@@ -6,6 +6,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ToolError } from '../errors.js';
 import { contentTypeOf, type ContentType } from './parse.js';
+import { decodeText } from './text.js';
 
 export interface FoundFile {
   /** Absolute path. */
@@ -66,9 +67,11 @@ export async function findSource(target: string, exclude: string[] = []): Promis
   return found;
 }
 
+/** A file's text; throws with the reason (src/docs/text.ts) when it is not text. */
 export async function readText(file: string): Promise<string> {
-  const buffer = await readFile(file);
-  return buffer.toString('utf8').replace(/^\uFEFF/, '');
+  const checked = decodeText(await readFile(file));
+  if (!checked.ok) throw new Error(checked.reason);
+  return checked.text;
 }
 
 /** The link of a document under a base URL: `https://docs.example.com/` + `commands/npm-ci.md`. */

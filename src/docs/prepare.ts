@@ -5,6 +5,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { CHUNKER_VERSION, chunkMarkdown, type ChunkOptions, DEFAULT_CHUNK_OPTIONS } from './chunk.js';
 import { contentTypeFromMime, contentTypeOf, parseDocument, type ContentType } from './parse.js';
+import { DEFAULT_LIBRARY } from './library.js';
 import { analyze, type Stemmer } from './tokens.js';
 import type { ChunkRow, DocumentRow } from '../storage/chunks.js';
 
@@ -23,8 +24,13 @@ export interface PreparedDocument {
   chunks: ChunkRow[];
 }
 
-export function documentId(title: string): string {
-  return createHash('sha256').update(title).digest('hex').slice(0, 16);
+/**
+ * A document's id, from its identity (library, title). Ids of the set `default` are those of the documents
+ * stored before sets existed (the title alone), so re-ingesting them into `default` updates them in place.
+ */
+export function documentId(title: string, library: string): string {
+  const key = library === DEFAULT_LIBRARY ? title : `${library}\u0000${title}`;
+  return createHash('sha256').update(key).digest('hex').slice(0, 16);
 }
 
 export function contentHash(parts: string[]): string {
@@ -74,6 +80,8 @@ export interface PrepareInput {
   contentType: ContentType;
   url?: string;
   origin: string;
+  /** The document set (src/docs/library.ts). */
+  library: string;
 }
 
 export function resolveContentType(title: string, declared?: string): ContentType | undefined {
@@ -95,7 +103,7 @@ export function hashOf(input: PrepareInput, options: AnalysisOptions): string {
 
 export function prepareDocument(input: PrepareInput, options: AnalysisOptions = DEFAULT_ANALYSIS, hash = hashOf(input, options)): PreparedDocument {
   const parsed = parseDocument(input.content, input.contentType);
-  const docId = documentId(input.title);
+  const docId = documentId(input.title, input.library);
   const version = randomUUID().replace(/-/g, '').slice(0, 16);
   const pieces = chunkMarkdown(parsed.body, options.chunk, parsed.description);
   // The heading every section sits under (a page's one top heading) names the document, as its title does:
@@ -118,6 +126,7 @@ export function prepareDocument(input: PrepareInput, options: AnalysisOptions = 
     return {
       chunk_id: `${docId}:${version}:${ord}`,
       doc_id: docId,
+      library: input.library,
       version,
       ord,
       section: piece.section,
@@ -129,6 +138,7 @@ export function prepareDocument(input: PrepareInput, options: AnalysisOptions = 
   return {
     doc: {
       doc_id: docId,
+      library: input.library,
       title: input.title,
       url: input.url ?? null,
       origin: input.origin,
@@ -142,6 +152,7 @@ export function prepareDocument(input: PrepareInput, options: AnalysisOptions = 
       idents: [...idents].join(' '),
       names: '',
       title_terms: titleTerms([titleWords(input.title), parsed.title ?? '', root, parsed.description ?? ''].join(' \n ')),
+      content: input.content,
     },
     chunks,
   };

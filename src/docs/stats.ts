@@ -7,6 +7,8 @@ import type { DocumentRow } from '../storage/chunks.js';
 
 export interface CurrentDocument {
   id: string;
+  /** Its document set. */
+  library: string;
   title: string;
   url?: string;
   version: string;
@@ -44,7 +46,7 @@ export class CorpusStats {
     for (const row of rows) {
       const idents = new Set(row.idents ? row.idents.split(' ') : []);
       this.docs.set(row.doc_id, {
-        id: row.doc_id, title: row.title, url: row.url ?? undefined, version: row.version, idents,
+        id: row.doc_id, library: row.library, title: row.title, url: row.url ?? undefined, version: row.version, idents,
         chunks: row.chunks, chunkFrequency: lazyVocab(row.vocab),
       });
       this.chunks += row.chunks;

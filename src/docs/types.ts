@@ -6,6 +6,8 @@ import { z } from 'zod';
 
 export const SourceSchema = z.object({
   title: z.string().describe('Document path relative to the ingested folder, or its upload name'),
+  library: z.string().describe('The document set (library) the document belongs to'),
+  uri: z.string().describe('Resource URI of the whole document (docent://{library}/{path}): read it with MCP resources/read'),
   url: z.string().optional().describe('Link to the document, when known'),
   section: z.string().optional().describe('Heading path of the passage, outermost first, joined by " › "'),
   score: z.number().optional().describe('Retrieval score relative to the best source (1 = best); absent on a related document (one naming the code names of the quoted passage)'),
@@ -24,7 +26,11 @@ export type QueryResult = z.infer<typeof QueryResultSchema>;
 
 export interface DocumentInfo {
   id: string;
+  /** The document set; (library, title) is the document's identity. */
+  library: string;
   title: string;
+  /** Its resource URI (docent://{library}/{path}). */
+  uri: string;
   url?: string;
   content_type: string;
   chunks: number;
@@ -42,7 +48,9 @@ export interface IngestSummary {
   /** Chunks written (of added and updated documents). */
   chunks: number;
   seconds: number;
-  /** Files skipped (unsupported type, unreadable, empty), with why. */
+  /** The document sets written to, in the order the targets were named. */
+  libraries: string[];
+  /** Files and URLs skipped (not text, unreadable, empty), with why. */
   skipped: { path: string; reason: string }[];
 }
 

@@ -6,8 +6,10 @@ import { VERSION } from '../version.js';
 
 export const SERVER_INFO = { name: 'docent', title: 'docent', version: VERSION };
 
-export const SERVER_CAPABILITIES = { tools: { listChanged: false }, prompts: { listChanged: false }, logging: {} };
+export const SERVER_CAPABILITIES = { tools: { listChanged: false }, prompts: { listChanged: false }, resources: { listChanged: false }, logging: {} };
 
 export const SERVER_INSTRUCTIONS =
   'docent answers questions from documentation the operator uploaded (rag_query: grounded answers with sources ' +
-  'and a confidence, or an honest "no match") and offers a catalog of agent tools. Prompts are agent presets.';
+  'and a confidence, or an honest "no match") and offers a catalog of agent tools. Prompts are agent presets. ' +
+  'Resources are the documents themselves (docent://{library}/{path}); each source of an answer carries the ' +
+  'uri of its whole document.';

@@ -1,6 +1,7 @@
 /**
- * The MCP server: tools from the registry, presets as prompts, the logging capability. One factory serves
- * every transport; the caller supplies how a request maps to a tenant and agent mode.
+ * The MCP server: tools from the registry, presets as prompts, the caller's tenant's documents as resources
+ * (src/mcp/resources.ts), the logging capability. One factory serves every transport; the caller supplies how
+ * a request maps to a tenant and agent mode.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
@@ -9,7 +10,10 @@ import {
   ErrorCode,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
+  ReadResourceRequestSchema,
   McpError,
   type CallToolResult,
   type ServerNotification,
@@ -22,6 +26,7 @@ import type { Logger } from '../logging.js';
 import type { Services } from '../services.js';
 import { toolCatalog, toolRegistry } from './catalog.js';
 import { SERVER_CAPABILITIES, SERVER_INFO, SERVER_INSTRUCTIONS } from './identity.js';
+import { listDocumentResources, readDocumentResource, RESOURCE_TEMPLATES } from './resources.js';
 
 // Presets and tools load on first use: every module a cold start skips is startup time saved.
 const presets = () => import('../../presets/index.js');
@@ -160,6 +165,12 @@ export function createMcpServer(options: McpServerOptions): Server {
       `${preset.instructions}\n\nTools you may use: ${preset.tools.join(', ')}.` + (task ? `\n\nTask: ${task}` : '');
     return { description: preset.description, messages: [{ role: 'user', content: { type: 'text', text } }] };
   });
+
+  // Documents of the caller's tenant only: the tenant comes from the request (its key over HTTP), never from the URI.
+  const docsOf = async (extra: Extra) => (await services.docs()).forTenant(options.identify(extra).tenant);
+  server.setRequestHandler(ListResourcesRequestSchema, async (request, extra) => listDocumentResources(await docsOf(extra), request.params?.cursor));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: RESOURCE_TEMPLATES }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => readDocumentResource(await docsOf(extra), request.params.uri));
 
   server.onerror = (error) => logger.warn({ err: error }, 'MCP protocol error');
   answerInvalidParamsAsSuch(server);

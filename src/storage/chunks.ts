@@ -12,14 +12,22 @@
  *
  * The term columns hold text already analysed by src/docs/tokens.ts; the full-text index splits them on
  * whitespace only, so indexing and querying agree exactly.
+ *
+ * Document sets (src/docs/library.ts): each document row, chunk and vector carries its `library`, so a search
+ * scoped to one set filters in LanceDB (`scoped()`); `doc_id` is derived from (library, title). Tables of
+ * earlier versions gain the new columns on open (ADDED_COLUMNS), their rows reading as the set `default`.
  */
 import * as lancedb from '@lancedb/lancedb';
 import { MultiMatchQuery, MatchQuery } from '@lancedb/lancedb';
 import { Field, FixedSizeList, Float32, Float64, Schema, Utf8 } from 'apache-arrow';
+import { DEFAULT_LIBRARY } from '../docs/library.js';
 import { retryRead, sqlLiteral, type Store } from './store.js';
 
 export interface DocumentRow {
+  /** Derived from (library, title), the document's identity (src/docs/prepare.ts documentId). */
   doc_id: string;
+  /** The document set it belongs to; rows written before sets existed read as `default`. */
+  library: string;
   title: string;
   url: string | null;
   /** Where it came from: the ingested folder or file (absolute), `upload`, or the URL. */
@@ -38,13 +46,17 @@ export interface DocumentRow {
   names: string;
   /** The title field: path words, title, top heading and description, analysed (src/docs/prepare.ts titleTerms). */
   title_terms: string;
+  /** The document's text as ingested (decoded); empty in rows written before it was stored. */
+  content: string;
 }
 
-export type DocumentSummary = Omit<DocumentRow, 'vocab' | 'idents' | 'names' | 'title_terms'>;
+export type DocumentSummary = Omit<DocumentRow, 'vocab' | 'idents' | 'names' | 'title_terms' | 'content'>;
 
 export interface ChunkRow {
   chunk_id: string;
   doc_id: string;
+  /** Its document's set (a copy, so that a search scoped to one set filters chunks directly). */
+  library: string;
   version: string;
   ord: number;
   section: string;
@@ -60,6 +72,7 @@ export interface ChunkHit extends ChunkRow {
 export interface VectorRow {
   chunk_id: string;
   doc_id: string;
+  library: string;
   version: string;
   vector: number[];
 }
@@ -87,6 +100,8 @@ const DOC_SCHEMA = new Schema([
   new Field('idents', new Utf8(), false),
   new Field('names', new Utf8(), false),
   new Field('title_terms', new Utf8(), true),
+  new Field('library', new Utf8(), true),
+  new Field('content', new Utf8(), true),
 ]);
 
 const CHUNK_SCHEMA = new Schema([
@@ -98,6 +113,7 @@ const CHUNK_SCHEMA = new Schema([
   new Field('text', new Utf8(), false),
   new Field('body_terms', new Utf8(), false),
   new Field('head_terms', new Utf8(), false),
+  new Field('library', new Utf8(), true),
 ]);
 
 const META_SCHEMA = new Schema([new Field('key', new Utf8(), false), new Field('value', new Utf8(), false)]);
@@ -108,6 +124,7 @@ function vectorSchema(dimension: number): Schema {
     new Field('doc_id', new Utf8(), false),
     new Field('version', new Utf8(), false),
     new Field('vector', new FixedSizeList(dimension, new Field('item', new Float32(), true)), false),
+    new Field('library', new Utf8(), true),
   ]);
 }
 
@@ -116,8 +133,45 @@ export function tenantKey(tenant: string): string {
   return tenant.replace(/[^A-Za-z0-9]/g, (c) => (c === '_' ? '__' : `_${c.charCodeAt(0).toString(16)}_`));
 }
 
-const SUMMARY_COLUMNS = ['doc_id', 'title', 'url', 'origin', 'content_type', 'hash', 'version', 'chunks', 'chars', 'updated_at'];
-const CHUNK_COLUMNS = ['chunk_id', 'doc_id', 'version', 'ord', 'section', 'text', 'body_terms', 'head_terms'];
+const SUMMARY_COLUMNS = ['doc_id', 'library', 'title', 'url', 'origin', 'content_type', 'hash', 'version', 'chunks', 'chars', 'updated_at'];
+/** Every document column but the (large) content, which only `content()` reads. */
+const ROW_COLUMNS = DOC_SCHEMA.fields.map((f) => f.name).filter((n) => n !== 'content');
+const CHUNK_COLUMNS = ['chunk_id', 'doc_id', 'library', 'version', 'ord', 'section', 'text', 'body_terms', 'head_terms'];
+
+/** The set of rows written before document sets existed. */
+const LEGACY_LIBRARY = DEFAULT_LIBRARY;
+
+/**
+ * Columns added since a table was first written, with the value its old rows read as. Added on open (once,
+ * under the store's mutex), so data directories of earlier versions keep working without a re-ingest.
+ */
+const ADDED_COLUMNS: Record<'documents' | 'chunks' | 'vectors', { name: string; valueSql: string }[]> = {
+  documents: [
+    { name: 'title_terms', valueSql: "CAST('' AS STRING)" },
+    { name: 'library', valueSql: `CAST('${LEGACY_LIBRARY}' AS STRING)` },
+    { name: 'content', valueSql: "CAST('' AS STRING)" },
+  ],
+  chunks: [{ name: 'library', valueSql: `CAST('${LEGACY_LIBRARY}' AS STRING)` }],
+  vectors: [{ name: 'library', valueSql: `CAST('${LEGACY_LIBRARY}' AS STRING)` }],
+};
+
+async function addMissingColumns(store: Store, table: lancedb.Table, lock: string, columns: { name: string; valueSql: string }[]): Promise<void> {
+  const missing = async () => {
+    const have = new Set((await table.schema()).fields.map((f) => f.name));
+    return columns.filter((c) => !have.has(c.name));
+  };
+  if (!(await missing()).length) return;
+  await store.commit(lock, async () => {
+    const add = await missing();
+    if (!add.length) return;
+    try {
+      await table.addColumns(add);
+    } catch (error) {
+      // Another process (a CLI beside the server) may have added them first: only a column still missing is a failure.
+      if ((await missing()).length) throw error;
+    }
+  });
+}
 
 /** Whitespace tokens as analysed by src/docs; lower-casing and stemming already happened there. */
 const termIndex = () =>
@@ -137,8 +191,6 @@ const plainIndex = () => lancedb.Index.fts();
 const inList = (values: string[]) => values.map((v) => sqlLiteral(v)).join(', ');
 
 export class ChunkStore {
-  private vectorsTable?: lancedb.Table;
-
   private constructor(
     private readonly store: Store,
     readonly tenant: string,
@@ -147,7 +199,28 @@ export class ChunkStore {
     private readonly chunks: lancedb.Table,
     private readonly meta: lancedb.Table,
     private readonly ftsColumns: FtsColumn[],
+    /** The vectors table, shared by this store and its scoped views. */
+    private readonly shared: { vectors?: lancedb.Table } = {},
+    /** When set, search and nearest only return chunks of this document set. */
+    readonly scope?: string,
   ) {}
+
+  private get vectorsTable(): lancedb.Table | undefined {
+    return this.shared.vectors;
+  }
+
+  private set vectorsTable(table: lancedb.Table | undefined) {
+    this.shared.vectors = table;
+  }
+
+  /** The same index, its searches (`search`, `nearest`) limited to one document set. */
+  scoped(library: string): ChunkStore {
+    return new ChunkStore(this.store, this.tenant, this.prefix, this.docs, this.chunks, this.meta, this.ftsColumns, this.shared, library);
+  }
+
+  private scopeFilter(): string | undefined {
+    return this.scope === undefined ? undefined : `library = ${sqlLiteral(this.scope)}`;
+  }
 
   /** Opens (creating when missing) the tenant's tables. `ftsColumns` are the columns given a full-text index. */
   static async open(store: Store, tenant: string, options: { ftsColumns?: FtsColumn[]; namespace?: string } = {}): Promise<ChunkStore> {
@@ -157,12 +230,10 @@ export class ChunkStore {
       store.openTable(`${prefix}_chunks`, CHUNK_SCHEMA),
       store.openTable(`${prefix}_meta`, META_SCHEMA),
     ]);
-    // Tables written before the title field existed gain it empty; the analyzer version re-ingests their documents.
-    if (!(await docs.schema()).fields.some((f) => f.name === 'title_terms')) {
-      await store.commit(`docs:${prefix}`, async () => {
-        if (!(await docs.schema()).fields.some((f) => f.name === 'title_terms')) await docs.addColumns([{ name: 'title_terms', valueSql: "CAST('' AS STRING)" }]);
-      });
-    }
+    // Tables of earlier versions gain the columns added since (ADDED_COLUMNS): an empty title field (the
+    // analyzer version re-ingests those documents), the set `default`, no stored content.
+    await addMissingColumns(store, docs, `docs:${prefix}`, ADDED_COLUMNS.documents);
+    await addMissingColumns(store, chunks, `docs:${prefix}`, ADDED_COLUMNS.chunks);
     return new ChunkStore(store, tenant, prefix, docs, chunks, meta, options.ftsColumns ?? ['body_terms', 'head_terms']);
   }
 
@@ -188,13 +259,28 @@ export class ChunkStore {
     return retryRead(() => this.docs.version());
   }
 
-  async documents(): Promise<DocumentRow[]> {
-    return (await retryRead(() => this.docs.query().toArray())).map(plainDoc);
+  /** Every document row (of one set when `library` is given), without its content (see `content`). */
+  async documents(library?: string): Promise<DocumentRow[]> {
+    let query = this.docs.query();
+    if (library !== undefined) query = query.where(`library = ${sqlLiteral(library)}`);
+    return (await retryRead(() => query.select(ROW_COLUMNS).toArray())).map(plainDoc);
+  }
+
+  /** Ids of the documents written before their text was stored (before document sets existed). */
+  async legacyDocuments(): Promise<string[]> {
+    const rows = await retryRead(() => this.docs.query().where("content IS NULL OR content = ''").select(['doc_id']).toArray());
+    return rows.map((r) => String(r.doc_id));
+  }
+
+  /** The stored text of one document (empty when it was written before content was stored). */
+  async content(docId: string): Promise<string | undefined> {
+    const rows = await retryRead(() => this.docs.query().where(`doc_id = ${sqlLiteral(docId)}`).select(['content']).limit(1).toArray());
+    return rows[0] ? String(rows[0].content ?? '') : undefined;
   }
 
   async summaries(): Promise<DocumentSummary[]> {
     const rows = await retryRead(() => this.docs.query().select(SUMMARY_COLUMNS).toArray());
-    return rows.map((r) => plainDoc({ ...r, vocab: '', idents: '', names: '' })).map(({ vocab: _v, idents: _i, names: _n, title_terms: _t, ...rest }) => rest);
+    return rows.map((r) => plainDoc({ ...r, vocab: '', idents: '', names: '' })).map(({ vocab: _v, idents: _i, names: _n, title_terms: _t, content: _c, ...rest }) => rest);
   }
 
   async documentCount(): Promise<number> {
@@ -309,7 +395,10 @@ export class ChunkStore {
     const run = async (q: string, weight: number): Promise<ChunkHit[]> => {
       if (!q.trim() || weight <= 0) return [];
       const fts = columns.length === 1 ? new MatchQuery(q, columns[0]!) : new MultiMatchQuery(q, columns, { boosts });
-      const rows = await retryRead(() => this.chunks.query().fullTextSearch(fts).select([...CHUNK_COLUMNS, '_score']).limit(limit).toArray());
+      let query = this.chunks.query().fullTextSearch(fts);
+      const scope = this.scopeFilter();
+      if (scope) query = query.where(scope);
+      const rows = await retryRead(() => query.select([...CHUNK_COLUMNS, '_score']).limit(limit).toArray());
       return rows.map((r) => ({ ...plainChunk(r), score: Number(r._score) * weight }));
     };
     // Two queries side by side, scores summed per chunk (a should-clause BooleanQuery ranks the same but
@@ -355,7 +444,10 @@ export class ChunkStore {
 
   /** Opens (creating when missing) the vectors table of the given dimension. */
   async openVectors(dimension: number): Promise<void> {
-    this.vectorsTable ??= await this.store.openTable(`${this.prefix}_vectors_${dimension}`, vectorSchema(dimension));
+    if (this.vectorsTable) return;
+    const table = await this.store.openTable(`${this.prefix}_vectors_${dimension}`, vectorSchema(dimension));
+    await addMissingColumns(this.store, table, this.lock, ADDED_COLUMNS.vectors);
+    this.vectorsTable ??= table;
   }
 
   /** Deletes every vector of the given dimension's table (the embedding model changed). */
@@ -391,7 +483,10 @@ export class ChunkStore {
   async nearest(vector: number[], limit: number): Promise<{ chunk_id: string; doc_id: string; version: string; distance: number }[]> {
     const vectors = this.vectorsTable;
     if (!vectors) return [];
-    const rows = await retryRead(() => vectors.query().nearestTo(vector).distanceType('cosine').select(['chunk_id', 'doc_id', 'version']).limit(limit).toArray());
+    let query = vectors.query().nearestTo(vector).distanceType('cosine');
+    const scope = this.scopeFilter();
+    if (scope) query = query.where(scope);
+    const rows = await retryRead(() => query.select(['chunk_id', 'doc_id', 'version']).limit(limit).toArray());
     return rows.map((r) => ({ chunk_id: String(r.chunk_id), doc_id: String(r.doc_id), version: String(r.version), distance: Number(r._distance) }));
   }
 
@@ -405,6 +500,7 @@ export class ChunkStore {
 function plainDoc(r: Record<string, unknown>): DocumentRow {
   return {
     doc_id: String(r.doc_id),
+    library: String(r.library ?? LEGACY_LIBRARY),
     title: String(r.title),
     url: r.url === null || r.url === undefined ? null : String(r.url),
     origin: String(r.origin),
@@ -418,6 +514,7 @@ function plainDoc(r: Record<string, unknown>): DocumentRow {
     idents: String(r.idents ?? ''),
     names: String(r.names ?? ''),
     title_terms: String(r.title_terms ?? ''),
+    content: String(r.content ?? ''),
   };
 }
 
@@ -425,6 +522,7 @@ function plainChunk(r: Record<string, unknown>): ChunkRow {
   return {
     chunk_id: String(r.chunk_id),
     doc_id: String(r.doc_id),
+    library: String(r.library ?? LEGACY_LIBRARY),
     version: String(r.version),
     ord: Number(r.ord),
     section: String(r.section),

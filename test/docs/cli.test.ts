@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,9 +37,9 @@ describe('docent ingest / ask / docs (built CLI)', () => {
   it('ingests a folder and prints the summary; a second run changes nothing', async () => {
     const first = await docent('ingest', folder, '--tenant', 'cli');
     expect(first.code).toBe(0);
-    expect(first.stdout).toMatch(/^Ingested into tenant "cli": 7 added, 0 updated, 0 unchanged, 0 removed; \d+ chunks written in [\d.]+ s\.\n$/);
+    expect(first.stdout).toMatch(/^Ingested into tenant "cli", set "product": 7 added, 0 updated, 0 unchanged, 0 removed; \d+ chunks written in [\d.]+ s\.\n$/);
     const second = await docent('ingest', folder, '--tenant', 'cli', '--json');
-    expect(JSON.parse(second.stdout)).toMatchObject({ tenant: 'cli', added: 0, updated: 0, unchanged: 7, removed: 0, chunks: 0 });
+    expect(JSON.parse(second.stdout)).toMatchObject({ tenant: 'cli', libraries: ['product'], added: 0, updated: 0, unchanged: 7, removed: 0, chunks: 0 });
   });
 
   it('answers with sources and a percentage, or prints the no-match message', async () => {
@@ -58,14 +59,63 @@ describe('docent ingest / ask / docs (built CLI)', () => {
     const list = JSON.parse((await docent('docs', 'list', '--tenant', 'cli', '--json')).stdout) as { id: string; title: string }[];
     expect(list.map((d) => d.title)).toContain('notes.txt');
     const table = await docent('docs', 'list', '--tenant', 'cli');
-    expect(table.stdout.split('\n')[0]).toMatch(/^ID\s+TITLE\s+CHUNKS\s+CHARS\s+UPDATED$/);
+    expect(table.stdout.split('\n')[0]).toMatch(/^product \(7 documents, \d+ chunks\)$/);
+    expect(table.stdout.split('\n')[1]).toMatch(/^ {2}ID\s+TITLE\s+CHUNKS\s+CHARS\s+UPDATED$/);
     const id = list.find((d) => d.title === 'notes.txt')!.id;
     const removed = await docent('docs', 'remove', id, '--tenant', 'cli');
-    expect(removed.stdout).toMatch(/^Removed notes\.txt \([0-9a-f]+, 1 chunks\) from tenant "cli"\.\n$/);
+    expect(removed.stdout).toMatch(/^Removed notes\.txt of set "product" \([0-9a-f]+, 1 chunks\) from tenant "cli"\.\n$/);
     const again = await docent('docs', 'remove', id, '--tenant', 'cli');
     expect(again.code).toBe(1);
     expect(again.stderr).toContain(`no document "${id}"`);
   });
+
+  it('keeps equal paths of two folders apart as two sets, groups the list by set, scopes ask and removes a set', async () => {
+    const libs = path.join(root, 'libs');
+    await mkdir(path.join(libs, 'libA'), { recursive: true });
+    await mkdir(path.join(libs, 'libB'), { recursive: true });
+    await writeFile(path.join(libs, 'libA', 'README.md'), '# Alpha client\n\nThe alpha client retries a failed request three times before it gives up.\n');
+    await writeFile(path.join(libs, 'libB', 'README.md'), '# Beta server\n\nThe beta server listens on port 8443 by default.\n');
+    expect((await docent('ingest', path.join(libs, 'libA'), '--tenant', 'sets')).stdout).toMatch(/^Ingested into tenant "sets", set "libA": 1 added, 0 updated/);
+    expect((await docent('ingest', path.join(libs, 'libB'), '--tenant', 'sets')).stdout).toMatch(/^Ingested into tenant "sets", set "libB": 1 added, 0 updated/);
+    const named = await docent('ingest', path.join(libs, 'libB', 'README.md'), '--library', 'beta@2', '--tenant', 'sets');
+    expect(named.stdout).toMatch(/^Ingested into tenant "sets", set "beta@2": 1 added/);
+
+    const list = (await docent('docs', 'list', '--tenant', 'sets')).stdout.split('\n');
+    expect(list.filter((l) => /^\S/.test(l))).toEqual(['beta@2 (1 document, 1 chunks)', 'libA (1 document, 1 chunks)', 'libB (1 document, 1 chunks)']);
+
+    const alpha = JSON.parse((await docent('ask', 'How many times does the alpha client retry a failed request?', '--tenant', 'sets', '--json')).stdout);
+    expect(alpha).toMatchObject({ grounded: true, sources: [{ title: 'README.md', library: 'libA', uri: 'docent://libA/README.md' }] });
+    const beta = await docent('ask', 'Which port does the beta server listen on by default?', '--library', 'libB', '--tenant', 'sets');
+    expect(beta.stdout).toContain('8443');
+    expect(beta.stdout).toContain('[1] README.md');
+    const unknown = await docent('ask', 'Which port?', '--library', 'nope', '--tenant', 'sets');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('no document set "nope"');
+
+    const ambiguous = await docent('docs', 'remove', 'README.md', '--tenant', 'sets');
+    expect(ambiguous.code).toBe(1);
+    expect(ambiguous.stderr).toContain('several document sets (beta@2, libA, libB)');
+    expect((await docent('docs', 'remove', '--library', 'beta@2', '--tenant', 'sets')).stdout).toBe('Removed the document set "beta@2" (1 documents) from tenant "sets".\n');
+    expect((await docent('docs', 'remove', 'README.md', '--library', 'libA', '--tenant', 'sets')).stdout).toMatch(/^Removed README\.md of set "libA"/);
+    expect((await docent('docs', 'list', '--tenant', 'sets')).stdout.split('\n')[0]).toBe('libB (1 document, 1 chunks)');
+    expect((await docent('ingest', path.join(libs, 'libA'), '--library', 'a/b', '--tenant', 'sets')).code).toBe(2);
+  }, 300_000); // a generous bound: fourteen cold CLI starts, on a shared machine
+
+  it('skips a binary file named like documentation, naming it, and never answers from its bytes', async () => {
+    const docs = path.join(root, 'bin-docs');
+    await mkdir(docs, { recursive: true });
+    await writeFile(path.join(docs, 'guide.md'), '# Guide\n\nThe guide explains how to start the product.\n');
+    await copyFile(existsSync('/usr/bin/ls') ? '/usr/bin/ls' : process.execPath, path.join(docs, 'fake.md'));
+    const ingest = await docent('ingest', docs, '--tenant', 'bin');
+    expect(ingest.code).toBe(0);
+    expect(ingest.stdout).toMatch(/: 1 added, 0 updated/);
+    expect(ingest.stdout).toContain(`  skipped ${path.join(docs, 'fake.md')}: it is `);
+    const json = JSON.parse((await docent('ingest', docs, '--tenant', 'bin', '--json')).stdout);
+    expect(json.skipped).toEqual([{ path: path.join(docs, 'fake.md'), reason: expect.stringMatching(/^it is (not UTF-8 text|binary)/) }]);
+    const glibc = JSON.parse((await docent('ask', 'GLIBC', '--tenant', 'bin', '--json')).stdout);
+    expect(glibc.grounded).toBe(false);
+    expect(JSON.stringify(glibc)).not.toContain('fake.md');
+  }, 120_000); // a generous bound: three cold CLI starts, on a shared machine
 
   it('rejects bad usage with status 2', async () => {
     expect((await docent('ingest')).code).toBe(2);

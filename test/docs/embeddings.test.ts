@@ -72,6 +72,11 @@ describe('hybrid search with embeddings', () => {
     const trace = await index.trace('When will I get my money back?');
     expect(trace.ranked[0]).toBe('refunds.md');
     expect(calls.at(-1)!.inputs).toEqual(['When will I get my money back?']);
+
+    // Scoped to one document set, the vector side searches that set's vectors only.
+    await index.ingestDocument({ title: 'loans.md', content: '# Loans\n\nThe automobile loan is repaid in monthly instalments.' }, 'upload', 'cars');
+    expect((await index.trace('When will I get my money back?', { library: 'cars' })).ranked).toEqual(['loans.md']);
+    expect((await index.trace('When will I get my money back?', { library: 'default' })).ranked[0]).toBe('refunds.md');
   });
 
   it('never mixes vectors of two models: searches lexically until the next ingest re-embeds every chunk with the new one', async () => {

@@ -28,9 +28,15 @@ describe('rag_query over MCP', () => {
     const { tools } = await h.client.listTools();
     const tool = tools.find((t) => t.name === 'rag_query')!;
     expect(tool.annotations).toMatchObject({ readOnlyHint: true });
-    expect(Object.keys(tool.inputSchema.properties ?? {}).sort()).toEqual(['keywords', 'question', 'top_k']);
+    expect(Object.keys(tool.inputSchema.properties ?? {}).sort()).toEqual(['keywords', 'library', 'question', 'top_k']);
     expect(tool.inputSchema.required).toEqual(['question']);
+    // Still a flat object: the optional scope is one more plain property.
+    expect(tool.inputSchema.type).toBe('object');
+    expect((tool.inputSchema.properties as Record<string, { type?: string }>).library!.type).toBe('string');
     expect(Object.keys((tool.outputSchema as { properties: object }).properties).sort()).toEqual(['answer', 'confidence', 'grounded', 'reason', 'sources']);
+    const source = (tool.outputSchema as { properties: { sources: { items: { properties: object; required: string[] } } } }).properties.sources.items;
+    expect(Object.keys(source.properties).sort()).toEqual(['library', 'score', 'section', 'title', 'uri', 'url']);
+    expect(source.required.sort()).toEqual(['library', 'title', 'uri']);
   });
 
   it('answers with quoted passages, the primary source with its section and link, and a confidence', async () => {

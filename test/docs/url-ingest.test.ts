@@ -211,6 +211,19 @@ describe('pages told apart by their query string, text decoded in its declared c
     expect(answer.sources[0]).toMatchObject({ title: title('/recipes.md'), section: 'Café › Crème brûlée' });
     expect(answer.answer).toContain('The crème brûlée recipe needs a blowtorch (chalumeau).');
   });
+
+  it('skips a page that is not text (NUL bytes, or not UTF-8 without a declared charset), naming its URL and why', async () => {
+    pages.set('/binary.md', { type: 'text/markdown', body: Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x00, 0x00, 0x47, 0x4c, 0x49, 0x42, 0x43]) as unknown as string });
+    pages.set('/latin1.md', { type: 'text/markdown', body: Buffer.from('# Caf\u00e9\n', 'latin1') as unknown as string });
+    pages.set('/fine.md', { type: 'text/markdown', body: LIMITS_MD });
+    const summary = await index.ingestPath([url('/binary.md'), url('/latin1.md'), url('/fine.md')], { fetchUrl });
+    expect(summary).toMatchObject({ added: 1, libraries: [`${HOST}:${site.port}`] });
+    expect(summary.skipped).toEqual([
+      { path: url('/binary.md'), reason: `Cannot ingest ${url('/binary.md')}: it is binary (it contains NUL bytes), not text. Only text documentation (markdown, text, rst, html) is indexed.` },
+      { path: url('/latin1.md'), reason: expect.stringContaining('it is not UTF-8 text') },
+    ]);
+    expect((await index.listDocuments()).map((d) => d.title)).toEqual([title('/fine.md')]);
+  });
 });
 
 describe('re-ingest by URL', () => {

@@ -124,6 +124,21 @@ describe('DocentClient against docent serve --http', () => {
     expect((await docent.listDocuments()).map((d) => d.title)).not.toContain('scratch.txt');
   });
 
+  it('document sets: uploads into a set, lists and filters by set, scopes ragQuery, deletes a whole set', async () => {
+    const a = await docent.uploadDocument({ title: 'README.md', content: '# Alpha client\n\nThe alpha client retries a failed request three times.\n', library: 'libA' });
+    expect(a).toMatchObject({ library: 'libA', uri: 'docent://libA/README.md', status: 'added' });
+    const [b] = await docent.uploadFiles([{ name: 'README.md', content: '# Beta server\n\nThe beta server listens on port 8443 by default.\n' }], { library: 'libB' });
+    expect(b).toMatchObject({ library: 'libB', title: 'README.md', status: 'added' });
+    expect((await docent.listLibraries()).map((l) => [l.library, l.documents])).toEqual([['default', 2], ['libA', 1], ['libB', 1]]);
+    expect((await docent.listDocuments({ library: 'libB' })).map((d) => d.id)).toEqual([b!.id]);
+    const scoped = await docent.ragQuery('Which port does the beta server listen on by default?', { library: 'libB' });
+    expect(scoped).toMatchObject({ grounded: true, sources: [{ title: 'README.md', library: 'libB', uri: 'docent://libB/README.md' }] });
+    expect(await failure(docent.ragQuery('Which port?', { library: 'libZ' }))).toMatchObject({ status: 404, code: 'not_found' });
+    expect(await docent.deleteLibrary('libA')).toBe(1);
+    expect(await docent.deleteLibrary('libB')).toBe(1);
+    expect(await failure(docent.deleteLibrary('libB'))).toMatchObject({ status: 404, code: 'not_found' });
+  });
+
   it('a missing or wrong key is a DocentAuthError with status 401', async () => {
     const anonymous = new DocentClient({ baseUrl: server.url });
     const missing = await failure(anonymous.ragQuery('How do I install lumen?'));

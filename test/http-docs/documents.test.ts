@@ -36,7 +36,9 @@ describe('uploads, listing, queries and deletion', () => {
       documents: [
         {
           id: expect.stringMatching(/^[0-9a-f]{16}$/),
+          library: 'default',
           title: 'notes/widgets.md',
+          uri: 'docent://default/notes/widgets.md',
           content_type: 'markdown',
           chunks: 1,
           chars: HELLO.content.length,
@@ -83,8 +85,9 @@ describe('uploads, listing, queries and deletion', () => {
     expect(reply.status).toBe(200);
     const docs = reply.body.documents as { title: string; chars: number }[];
     expect(docs.map((d) => d.title)).toEqual(['guides/rotation.rst', 'install.md', 'notes/widgets.md']);
-    expect(Object.keys(docs[0]!).sort()).toEqual(['chars', 'chunks', 'content_type', 'id', 'title', 'updated_at']);
+    expect(Object.keys(docs[0]!).sort()).toEqual(['chars', 'chunks', 'content_type', 'id', 'library', 'title', 'updated_at', 'uri']);
     expect(reply.body.usage).toEqual({ document_bytes: docs.reduce((n, d) => n + d.chars, 0), limit: 26214400 });
+    expect(reply.body.libraries).toEqual([{ library: 'default', documents: 3, chars: reply.body.usage.document_bytes }]);
   });
 
   it('answers from the uploaded documents: grounded, sources[0] the uploaded name', async () => {
@@ -153,7 +156,7 @@ describe('tenant isolation (two keys)', () => {
   });
 
   it('B lists none of A\'s documents and its queries never see them', async () => {
-    expect((await listDocuments(app.url, keyB)).body).toEqual({ documents: [], usage: { document_bytes: 0, limit: 26214400 } });
+    expect((await listDocuments(app.url, keyB)).body).toEqual({ documents: [], libraries: [], usage: { document_bytes: 0, limit: 26214400 } });
     const result = QueryResultSchema.parse((await query(app.url, keyB, { question: 'How do I install without development dependencies using --omit=dev?' })).body);
     expect(result).toMatchObject({ grounded: false, sources: [] });
     expect(result.reason).toMatch(/No documentation has been ingested for tenant "globex"/);
@@ -190,6 +193,79 @@ describe('tenant isolation (two keys)', () => {
       expect(wrong.status).toBe(401);
     }
     expect(await titles(app.url, keyA)).toContain('install.md');
+  });
+});
+
+describe('document sets over HTTP', () => {
+  const A = { title: 'README.md', content: '# Alpha client\n\nThe alpha client retries a failed request three times before it gives up.\n' };
+  const B = { title: 'README.md', content: '# Beta server\n\nThe beta server listens on port 8443 by default.\n' };
+  const agent = { 'x-agent-client': 'test-agent' };
+
+  it('the same title in two sets is two documents (JSON and multipart), listed and filtered by set', async () => {
+    const a = await uploadJson(app.url, keyA, { ...A, library: 'libA' });
+    expect(a.status, a.text).toBe(201);
+    expect(a.body.documents[0]).toMatchObject({ library: 'libA', title: 'README.md', uri: 'docent://libA/README.md', status: 'added' });
+    const b = await uploadFiles(app.url, keyA, [{ name: 'library', content: 'libB' }, { filename: 'README.md', content: B.content }]);
+    expect(b.status, b.text).toBe(201);
+    expect(b.body.documents[0]).toMatchObject({ library: 'libB', title: 'README.md', status: 'added' });
+    expect(b.body.documents[0].id).not.toBe(a.body.documents[0].id);
+
+    const all = (await listDocuments(app.url, keyA)).body;
+    expect(all.libraries.map((l: { library: string }) => l.library)).toEqual(['default', 'libA', 'libB']);
+    const onlyB = await send(`${app.url}/v1/documents?library=libB`, { key: keyA });
+    expect(onlyB.body.documents.map((d: { library: string; title: string }) => `${d.library}:${d.title}`)).toEqual(['libB:README.md']);
+    // The quota usage stays the tenant's, whatever the filter.
+    expect(onlyB.body.usage).toEqual(all.usage);
+    expect((await send(`${app.url}/v1/documents?library=nope`, { key: keyA })).body.documents).toEqual([]);
+    expect((await send(`${app.url}/v1/documents?libary=libB`, { key: keyA })).status).toBe(400);
+    // Another tenant's key sees nothing of these sets.
+    expect((await send(`${app.url}/v1/documents?library=libA`, { key: keyB })).body.documents).toEqual([]);
+  });
+
+  it('both answer; a query can be scoped to one set; an unknown set is 404 naming the sets', async () => {
+    const alpha = QueryResultSchema.strict().parse((await query(app.url, keyA, { question: 'How many times does the alpha client retry a failed request?' })).body);
+    expect(alpha.grounded).toBe(true);
+    expect(alpha.sources[0]).toMatchObject({ title: 'README.md', library: 'libA', uri: 'docent://libA/README.md' });
+    const beta = QueryResultSchema.parse((await query(app.url, keyA, { question: 'Which port does the beta server listen on by default?', library: 'libB' })).body);
+    expect(beta.grounded).toBe(true);
+    expect(beta.sources.map((s) => s.library)).toEqual(['libB']);
+    const wrongSet = QueryResultSchema.parse((await query(app.url, keyA, { question: 'Which port does the beta server listen on by default?', library: 'libA' })).body);
+    expect(wrongSet.grounded).toBe(false);
+    const unknown = await query(app.url, keyA, { question: 'Which port?', library: 'libC' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error).toMatchObject({ code: 'not_found', libraries: ['default', 'libA', 'libB'] });
+    // Another tenant cannot reach a set by naming it.
+    expect((await query(app.url, keyB, { question: 'Which port does the beta server listen on?', library: 'libB' })).status).toBe(404);
+    expect((await query(app.url, keyA, { question: 'Which port?', library: 'a/b' })).status).toBe(400);
+  });
+
+  it('bad set names are 400 and store nothing', async () => {
+    const before = await titles(app.url, keyA);
+    for (const library of ['', 'a/b', ' padded', 'x'.repeat(101), 7]) {
+      const reply = await uploadJson(app.url, keyA, { title: 'bad.md', content: '# Bad', library });
+      expect(reply.status, String(library)).toBe(400);
+      expect(reply.body.error).toMatchObject({ code: 'invalid_arguments', field: 'library' });
+    }
+    const twice = await uploadFiles(app.url, keyA, [{ name: 'library', content: 'x' }, { name: 'library', content: 'y' }, { filename: 'bad.md', content: '# Bad' }]);
+    expect(twice.status).toBe(400);
+    expect(await titles(app.url, keyA)).toEqual(before);
+  });
+
+  it('DELETE ?library= removes a whole set: 404 for another tenant\'s key, confirmation for agents', async () => {
+    expect((await send(`${app.url}/v1/documents?library=libB`, { method: 'DELETE', key: keyB })).status).toBe(404);
+    expect((await send(`${app.url}/v1/documents`, { method: 'DELETE', key: keyA })).status).toBe(400);
+    const refused = await send(`${app.url}/v1/documents?library=libB`, { method: 'DELETE', key: keyA, headers: agent });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatchObject({ code: 'confirmation_required', library: 'libB', documents: 1 });
+    const confirmed = await send(`${app.url}/v1/documents?library=libB`, {
+      method: 'DELETE', key: keyA, headers: { ...agent, 'x-confirmation-token': refused.body.error.confirmation_token },
+    });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body).toEqual({ library: 'libB', removed: 1 });
+    const removed = await send(`${app.url}/v1/documents?library=libA`, { method: 'DELETE', key: keyA });
+    expect(removed.body).toEqual({ library: 'libA', removed: 1 });
+    expect((await send(`${app.url}/v1/documents?library=libA`, { method: 'DELETE', key: keyA })).status).toBe(404);
+    expect((await listDocuments(app.url, keyA)).body.libraries.map((l: { library: string }) => l.library)).toEqual(['default']);
   });
 });
 
@@ -255,6 +331,9 @@ describe('hostile and malformed uploads are refused and store nothing', () => {
       expect(reply.status, name).toBe(415);
       expect(reply.body.error).toMatchObject({ code: 'unsupported_document_type', filename: name, supported: ['.md', '.mdx', '.markdown', '.txt', '.rst', '.html', '.htm'] });
     }
+    const nul = await uploadJson(app.url, keyA, { title: 'nul.md', content: '# Title\u0000binary' });
+    expect(nul.status).toBe(415);
+    expect(nul.body.error).toMatchObject({ code: 'unsupported_document_type', field: 'content' });
     const declared = await uploadJson(app.url, keyA, { title: 'doc', content: 'text', content_type: 'application/pdf' });
     expect(declared.status).toBe(415);
     expect(declared.body.error).toMatchObject({ code: 'unsupported_document_type', field: 'content_type' });

@@ -41,7 +41,7 @@ describe('the docent/client export', () => {
     const { stdout } = await run(process.execPath, ['--import', TRACER, script], { cwd: consumer, env: { PATH: process.env.PATH ?? '', DOCENT_MODULE_TRACE: trace } });
     expect(JSON.parse(stdout)).toEqual({
       baseUrl: 'http://127.0.0.1:8787',
-      methods: ['callTool', 'constructor', 'deleteDocument', 'listDocuments', 'manifest', 'ragQuery', 'uploadDocument', 'uploadFiles'],
+      methods: ['callTool', 'constructor', 'deleteDocument', 'deleteLibrary', 'listDocuments', 'listLibraries', 'manifest', 'ragQuery', 'uploadDocument', 'uploadFiles'],
       subclass: true,
       auth: 'function',
     });
@@ -63,13 +63,16 @@ describe('the docent/client export', () => {
         'export async function main(): Promise<number> {',
         "  const result: QueryResult = await client.ragQuery('How?', { topK: 3 });",
         '  const title: string | undefined = result.sources[0]?.title;',
+        "  const scoped: QueryResult = await client.ragQuery('How?', { library: 'react@18' });",
+        '  const uri: string | undefined = scoped.sources[0]?.uri;',
+        "  const removed: number = await client.deleteLibrary('react@18');",
         '  // @ts-expect-error the answer is absent on a refusal',
         '  const answer: string = result.answer;',
         '  const docs: DocumentRecord[] = await client.listDocuments();',
         '  // @ts-expect-error ragQuery takes options, not a number',
         "  await client.ragQuery('How?', 3);",
         '  try { await client.deleteDocument(docs[0]!.id); } catch (e) { if (e instanceof DocentRateLimitError) return e.retryAfter + e.status; }',
-        '  return result.confidence + (title?.length ?? 0) + answer.length;',
+        '  return result.confidence + (title?.length ?? 0) + answer.length + (uri?.length ?? 0) + removed;',
         '}',
       ].join('\n'),
     );

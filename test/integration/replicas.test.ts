@@ -35,7 +35,7 @@ async function call(server: RunningServer, key: string, method: string, path: st
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
-  return { status: res.status, body: text ? (JSON.parse(text) as any) : undefined }; // eslint-disable-line @typescript-eslint/no-explicit-any
+  return { status: res.status, body: text ? (JSON.parse(text) as any) : undefined };
 }
 
 const replica = () => startHttpServer(['--stateless'], { env, cwd: root, timeoutMs: 60_000 });

@@ -7,13 +7,14 @@ import { LOCAL_FLAGS, parseCommand, UsageError } from '../args.js';
 import type { Command } from '../main.js';
 
 const USAGE = [
-  'Usage: docent ask "<question>" [--tenant T] [--top-k N] [--json]',
+  'Usage: docent ask "<question>" [--library NAME] [--tenant T] [--top-k N] [--json]',
   '',
   'Answers from the tenant\'s documentation (the same path as the rag_query tool): the quoted passages, their',
   'sources and a confidence, or "no match" when the documentation does not answer.',
   '',
-  '  --top-k N   sources to return, 1-20 (default 5)',
-  '  --json      print the query result {grounded, answer?, sources, confidence, reason?}',
+  '  --library NAME   search only this document set (see `docent docs list`); all sets by default',
+  '  --top-k N        sources to return, 1-20 (default 5)',
+  '  --json           print the query result {grounded, answer?, sources, confidence, reason?}',
 ].join('\n');
 
 export const command: Command = {
@@ -21,14 +22,16 @@ export const command: Command = {
   usage: USAGE,
   configFlags: LOCAL_FLAGS,
   async run(argv) {
-    const parsed = parseCommand(argv, { json: { type: 'boolean' }, 'top-k': { type: 'string' } }, LOCAL_FLAGS);
+    const parsed = parseCommand(argv, { json: { type: 'boolean' }, 'top-k': { type: 'string' }, library: { type: 'string' } }, LOCAL_FLAGS);
     const question = parsed.positionals.join(' ').trim();
     if (!question) throw new UsageError('give the question as an argument, e.g. docent ask "How do I …?"');
     const topK = parsed.values['top-k'] === undefined ? undefined : Number(parsed.values['top-k']);
     const runtime = createRuntime(parsed.config());
     try {
       await prepareDataDir(runtime.config.dataDir);
-      const outcome = await invokeTool(rag_query, { question, ...(topK === undefined ? {} : { top_k: topK }) }, {
+      const library = parsed.values.library as string | undefined;
+      const args = { question, ...(topK === undefined ? {} : { top_k: topK }), ...(library === undefined ? {} : { library }) };
+      const outcome = await invokeTool(rag_query, args, {
         config: runtime.config,
         services: runtime.services,
         logger: runtime.logger,

@@ -1,14 +1,17 @@
 /**
  * Documentation management for the key's tenant:
  *
- * - `POST /v1/documents`: JSON `{ title, content, content_type?, url? }`, or `multipart/form-data` with one or
- *   more files, each stored under its file name. All or nothing: names, kinds, sizes and the documentation
- *   quota are checked for every file, then the index ingests them in one step (DocIndex.ingestDocuments).
- *   201 when a document was added, else 200; the body lists each document with `status`
- *   (`added` | `updated` | `unchanged`).
- * - `GET /v1/documents`: the tenant's documents, ordered by title, with the quota usage.
+ * - `POST /v1/documents`: JSON `{ title, content, content_type?, url?, library? }`, or `multipart/form-data`
+ *   with one or more files, each stored under its file name, and optionally one `library` field. Every
+ *   document goes to that document set (`default` when none is named); (library, title) is its identity.
+ *   All or nothing: names, kinds, text, sizes and the documentation quota are checked for every file, then
+ *   the index ingests them in one step (DocIndex.ingestDocuments). 201 when a document was added, else 200;
+ *   the body lists each document with `status` (`added` | `updated` | `unchanged`).
+ * - `GET /v1/documents[?library=L]`: the tenant's documents (of one set), ordered by set then title, its
+ *   sets with their sizes, and the quota usage.
  * - `DELETE /v1/documents/:id`: 204; 404 when the tenant has no such document (another tenant's id
- *   included: ids never reach across tenants).
+ *   included: ids never reach across tenants). `DELETE /v1/documents?library=L`: removes the whole set,
+ *   200 `{ library, removed }`; 404 when the tenant has no such set.
  *
  * Titles follow the index's rule (a document's title is its relative path, or its upload name) and must be
  * a clean relative path: no `..` or `.` segments, no leading `/`, no backslashes or control characters.
@@ -19,8 +22,9 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { DocumentInfo, DocIndex } from '../../docs/index.js';
+import { DEFAULT_LIBRARY, libraryProblem, resourceUri } from '../../docs/library.js';
 import type { ContentType } from '../../docs/parse.js';
-import type { DocumentContentType, DocumentListResponse, DocumentRecord, UploadedDocument, UploadResponse } from '../../client/types.js';
+import type { DocumentContentType, DocumentListResponse, DocumentRecord, LibraryRemovedResponse, UploadedDocument, UploadResponse } from '../../client/types.js';
 import { ToolError } from '../../errors.js';
 import type { Runtime } from '../../runtime.js';
 import { readJsonBody } from '../body.js';
@@ -40,11 +44,12 @@ const TITLE_MAX_CHARS = 300;
 const URL_MAX_CHARS = 2048;
 /** Files per multipart request. */
 const MAX_FILES = 100;
-const JSON_FIELDS = ['title', 'content', 'content_type', 'url'] as const;
+const JSON_FIELDS = ['title', 'content', 'content_type', 'url', 'library'] as const;
 /** Header that carries the confirmation token of an agent's DELETE. */
 const CONFIRMATION_HEADER = 'x-confirmation-token';
 
 const parse = () => import('../../docs/parse.js');
+const textCheck = () => import('../../docs/text.js');
 
 async function indexOf(ctx: RouteContext): Promise<DocIndex> {
   return (await ctx.runtime.services.docs()).forTenant(ctx.caller.tenant);
@@ -53,7 +58,9 @@ async function indexOf(ctx: RouteContext): Promise<DocIndex> {
 function record(doc: DocumentInfo): DocumentRecord {
   return {
     id: doc.id,
+    library: doc.library,
     title: doc.title,
+    uri: doc.uri,
     ...(doc.url ? { url: doc.url } : {}),
     content_type: doc.content_type as DocumentContentType,
     chunks: doc.chunks,
@@ -84,6 +91,15 @@ function tooLarge(what: string, limit: number, setting: string): HttpError {
   return new HttpError(413, 'payload_too_large', `${what} is larger than ${limit} bytes, the limit of this server (${setting}). Split it into smaller documents.`, { limit_bytes: limit }, { connection: 'close' });
 }
 
+/** The document set named by a request (`library`), checked; undefined when none is named. */
+async function libraryOf(value: unknown, where: string): Promise<string | undefined> {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw invalid('library', `"library" (${where}) must be a string.`);
+  const problem = libraryProblem(value);
+  if (problem) throw invalid('library', `"library" ${problem}.`);
+  return value;
+}
+
 /** What is wrong with a title, or undefined when it is a clean relative name. */
 function titleProblem(title: string): string | undefined {
   if (!title) return 'is empty';
@@ -100,11 +116,11 @@ function titleProblem(title: string): string | undefined {
 
 // ------------------------------------------------------------------ JSON uploads
 
-async function readJsonUpload(ctx: RouteContext): Promise<Upload[]> {
+async function readJsonUpload(ctx: RouteContext): Promise<{ uploads: Upload[]; library?: string }> {
   const { maxFileBytes, maxRequestBytes } = ctx.runtime.config.uploads;
   const body = await readJsonBody(ctx.req, maxRequestBytes);
-  if (body === undefined) throw invalid('body', 'Send a JSON body { "title", "content", "content_type"?, "url"? } (or multipart/form-data files).');
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('body', 'The JSON body must be an object { "title", "content", "content_type"?, "url"? }.');
+  if (body === undefined) throw invalid('body', 'Send a JSON body { "title", "content", "content_type"?, "url"?, "library"? } (or multipart/form-data files).');
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('body', 'The JSON body must be an object { "title", "content", "content_type"?, "url"?, "library"? }.');
   const fields = body as Record<string, unknown>;
   const unknown = Object.keys(fields).filter((k) => !(JSON_FIELDS as readonly string[]).includes(k));
   if (unknown.length) throw invalid(unknown[0]!, `Unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k.slice(0, 50)}"`).join(', ')}; accepted: ${JSON_FIELDS.join(', ')}.`);
@@ -124,6 +140,8 @@ async function readJsonUpload(ctx: RouteContext): Promise<Upload[]> {
   const content = text('content', true)!;
   if (Buffer.byteLength(content, 'utf8') > maxFileBytes) throw tooLarge(`The content of "${title}"`, maxFileBytes, 'DOCENT_UPLOAD_MAX_FILE_BYTES');
   if (content.trim() === '') throw invalid('content', `"content" of "${title}" is empty.`);
+  const notText = (await textCheck()).textProblem(content);
+  if (notText) throw await unsupported(`"content" of "${title}": ${notText}, so it`, { field: 'content' });
 
   const declared = text('content_type', false)?.trim();
   const { contentTypeFromMime, contentTypeOf } = await parse();
@@ -149,7 +167,8 @@ async function readJsonUpload(ctx: RouteContext): Promise<Upload[]> {
       throw invalid('url', `"url" must be an absolute http(s) link to the document, at most ${URL_MAX_CHARS} characters.`);
     }
   }
-  return [{ title, content, contentType, ...(url ? { url } : {}) }];
+  const library = await libraryOf(fields.library, 'the JSON field');
+  return { uploads: [{ title, content, contentType, ...(url ? { url } : {}) }], ...(library === undefined ? {} : { library }) };
 }
 
 // ------------------------------------------------------------------ multipart uploads
@@ -160,8 +179,8 @@ interface ReceivedFile {
   data: Buffer;
 }
 
-/** Reads every file part into memory within the caps; any problem rejects with an HttpError. */
-async function readParts(req: IncomingMessage, runtime: Runtime): Promise<ReceivedFile[]> {
+/** Reads every file part (and the `library` field) into memory within the caps; any problem rejects with an HttpError. */
+async function readParts(req: IncomingMessage, runtime: Runtime): Promise<{ files: ReceivedFile[]; library?: string }> {
   const { maxFileBytes, maxRequestBytes } = runtime.config.uploads;
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxRequestBytes) throw tooLarge('The upload', maxRequestBytes, 'DOCENT_UPLOAD_MAX_REQUEST_BYTES');
@@ -179,8 +198,9 @@ async function readParts(req: IncomingMessage, runtime: Runtime): Promise<Receiv
     throw new HttpError(400, 'malformed_multipart', `The multipart body cannot be read: ${(error as Error).message}. Send multipart/form-data with a boundary.`);
   }
 
-  return new Promise<ReceivedFile[]>((resolve, reject) => {
+  return new Promise<{ files: ReceivedFile[]; library?: string }>((resolve, reject) => {
     const files: ReceivedFile[] = [];
+    let library: string | undefined;
     let total = 0;
     let done = false;
     const fail = (error: HttpError) => {
@@ -203,9 +223,11 @@ async function readParts(req: IncomingMessage, runtime: Runtime): Promise<Receiv
         if (!done) files.push({ filename: info.filename, mimeType: info.mimeType, data: Buffer.concat(chunks) });
       });
     });
-    parser.on('field', (name) =>
-      fail(invalid(name, `Unexpected form field "${name.slice(0, 50)}": multipart uploads take files only, each stored under its file name. To set a title or url, send JSON instead.`)),
-    );
+    parser.on('field', (name, value) => {
+      if (name === 'library' && library === undefined) library = value;
+      else if (name === 'library') fail(invalid('library', 'The form field "library" appears twice: one document set per upload.'));
+      else fail(invalid(name, `Unexpected form field "${name.slice(0, 50)}": multipart uploads take files, each stored under its file name, and optionally "library". To set a title or url, send JSON instead.`));
+    });
     parser.on('filesLimit', () => fail(new HttpError(413, 'payload_too_large', `At most ${MAX_FILES} files per request.`, { limit_files: MAX_FILES }, { connection: 'close' })));
     parser.on('partsLimit', () => fail(new HttpError(413, 'payload_too_large', 'Too many parts in the multipart body.', undefined, { connection: 'close' })));
     parser.on('fieldsLimit', () => fail(invalid('body', 'Too many form fields: multipart uploads take files only.')));
@@ -213,7 +235,7 @@ async function readParts(req: IncomingMessage, runtime: Runtime): Promise<Receiv
     parser.on('close', () => {
       if (done) return;
       done = true;
-      resolve(files);
+      resolve({ files, ...(library === undefined ? {} : { library }) });
     });
     req.on('aborted', () => fail(new HttpError(400, 'bad_request', 'The request was aborted while its body was being read.')));
     req.on('error', () => fail(new HttpError(400, 'bad_request', 'The request body could not be read.')));
@@ -228,11 +250,11 @@ function kindOf(name: string, mimeType: string, m: Awaited<ReturnType<typeof par
   return ext ? m.EXTENSIONS[ext.toLowerCase()] : m.contentTypeFromMime(mimeType);
 }
 
-async function readMultipartUpload(ctx: RouteContext): Promise<Upload[]> {
-  const files = await readParts(ctx.req, ctx.runtime);
+async function readMultipartUpload(ctx: RouteContext): Promise<{ uploads: Upload[]; library?: string }> {
+  const { files, library: named } = await readParts(ctx.req, ctx.runtime);
+  const library = await libraryOf(named, 'the form field');
   if (!files.length) throw invalid('file', 'The multipart body has no files. Send each document as a file part, e.g. curl -F "file=@guide.md".');
   const m = await parse();
-  const decoder = new TextDecoder('utf-8', { fatal: true });
   const seen = new Set<string>();
   const uploads: Upload[] = [];
   for (const file of files) {
@@ -244,17 +266,14 @@ async function readMultipartUpload(ctx: RouteContext): Promise<Upload[]> {
     seen.add(title);
     const contentType = kindOf(title, file.mimeType, m);
     if (!contentType) throw await unsupported(`"${title}" (${file.mimeType})`, { filename: title });
-    let content: string;
-    try {
-      content = decoder.decode(file.data);
-    } catch {
-      throw await unsupported(`"${title}" is not UTF-8 text, so it`, { filename: title });
-    }
-    if (content.includes('\u0000')) throw await unsupported(`"${title}" is binary, so it`, { filename: title });
+    // The index's one text check (src/docs/text.ts), as for files and URLs ingested by the CLI.
+    const checked = (await textCheck()).decodeText(file.data);
+    if (!checked.ok) throw await unsupported(`"${title}": ${checked.reason}, so it`, { filename: title });
+    const content = checked.text;
     if (content.trim() === '') throw invalid('file', `The file "${title}" is empty.`, { filename: title });
     uploads.push({ title, content, contentType });
   }
-  return uploads;
+  return { uploads, ...(library === undefined ? {} : { library }) };
 }
 
 // ------------------------------------------------------------------ quota
@@ -270,13 +289,13 @@ function documentLimit(ctx: RouteContext): { plan: string; limit: number } | und
  * Refuses uploads that would take the tenant past its documentation quota, measured as the index measures
  * it (the characters of each document's text; a replaced document's old size no longer counts).
  */
-async function checkQuota(ctx: RouteContext, stored: DocumentInfo[], uploads: Upload[]): Promise<void> {
+async function checkQuota(ctx: RouteContext, stored: DocumentInfo[], uploads: Upload[], library: string): Promise<void> {
   const quota = documentLimit(ctx);
   if (!quota) return;
   const { documentId } = await import('../../docs/prepare.js');
   const sizes = new Map(stored.map((d) => [d.id, d.chars]));
   const used = stored.reduce((sum, d) => sum + d.chars, 0);
-  const growth = uploads.reduce((sum, u) => sum + u.content.length - (sizes.get(documentId(u.title)) ?? 0), 0);
+  const growth = uploads.reduce((sum, u) => sum + u.content.length - (sizes.get(documentId(u.title, library)) ?? 0), 0);
   if (growth > 0 && used + growth > quota.limit) {
     throw tooMany(
       'quota_exceeded',
@@ -309,23 +328,25 @@ export const routes: Route[] = [
       if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
         throw new HttpError(415, 'unsupported_encoding', 'Compressed request bodies are not accepted; send the upload uncompressed.');
       }
-      const uploads = isMultipart(ctx) ? await readMultipartUpload(ctx) : await readJsonUpload(ctx);
+      const read = isMultipart(ctx) ? await readMultipartUpload(ctx) : await readJsonUpload(ctx);
+      const { uploads } = read;
+      const library = read.library ?? DEFAULT_LIBRARY;
       const index = await indexOf(ctx);
-      await checkQuota(ctx, await index.listDocuments(), uploads);
+      await checkQuota(ctx, await index.listDocuments(), uploads, library);
 
       let results: Awaited<ReturnType<DocIndex['ingestDocuments']>>;
       try {
         // One step for the whole upload: a document the index refuses leaves every document as it was.
-        results = await index.ingestDocuments(uploads, 'upload');
+        results = await index.ingestDocuments(uploads, 'upload', library);
       } catch (error) {
         if (!(error instanceof ToolError)) throw error;
         throw new HttpError(statusForToolError(error.code), error.code, error.message, error.details);
       }
-      const listed = new Map((await index.listDocuments()).map((d) => [d.id, d]));
+      const listed = new Map((await index.listDocuments(library)).map((d) => [d.id, d]));
       const documents = results.map((r, i): UploadedDocument => {
         const doc = listed.get(r.id);
         // Removed again by a concurrent DELETE: report what was written.
-        if (!doc) return { id: r.id, title: uploads[i]!.title, content_type: uploads[i]!.contentType, chunks: r.chunks, chars: uploads[i]!.content.length, updated_at: new Date().toISOString(), status: r.status };
+        if (!doc) return { id: r.id, library, title: uploads[i]!.title, uri: resourceUri(library, uploads[i]!.title), content_type: uploads[i]!.contentType, chunks: r.chunks, chars: uploads[i]!.content.length, updated_at: new Date().toISOString(), status: r.status };
         return { ...record(doc), status: r.status };
       });
       const body: UploadResponse = { documents };
@@ -337,11 +358,44 @@ export const routes: Route[] = [
     path: '/v1/documents',
     auth: 'key',
     async handle(ctx) {
-      const docs = await (await indexOf(ctx)).listDocuments();
+      const unknown = [...ctx.query.keys()].filter((k) => k !== 'library');
+      if (unknown.length) throw invalid(unknown[0]!.slice(0, 50), `Unknown query parameter "${unknown[0]!.slice(0, 50)}"; accepted: library.`);
+      const library = await libraryOf(ctx.query.get('library') ?? undefined, 'the query parameter');
+      const index = await indexOf(ctx);
+      const sets = await index.listLibraries();
+      const docs = await index.listDocuments(library);
       const body: DocumentListResponse = {
         documents: docs.map(record),
-        usage: { document_bytes: docs.reduce((sum, d) => sum + d.chars, 0), limit: documentLimit(ctx)?.limit ?? null },
+        libraries: sets.map(({ library: name, documents, chars }) => ({ library: name, documents, chars })),
+        // The quota counts the whole tenant, whatever the filter.
+        usage: { document_bytes: sets.reduce((sum, s) => sum + s.chars, 0), limit: documentLimit(ctx)?.limit ?? null },
       };
+      return { status: 200, body };
+    },
+  },
+  {
+    method: 'DELETE',
+    path: '/v1/documents',
+    auth: 'key',
+    async handle(ctx) {
+      const unknown = [...ctx.query.keys()].filter((k) => k !== 'library');
+      if (unknown.length) throw invalid(unknown[0]!.slice(0, 50), `Unknown query parameter "${unknown[0]!.slice(0, 50)}"; accepted: library.`);
+      const library = await libraryOf(ctx.query.get('library') ?? undefined, 'the query parameter');
+      if (library === undefined) {
+        throw invalid('library', 'Name the document set to remove: DELETE /v1/documents?library=NAME (or one document: DELETE /v1/documents/:id).');
+      }
+      const index = await indexOf(ctx);
+      const docs = await index.listDocuments(library);
+      const notFound = () =>
+        new HttpError(404, 'not_found', `No document set "${library.slice(0, 100)}" in this tenant. GET /v1/documents lists the sets.`);
+      if (!docs.length) throw notFound();
+      if (ctx.caller.agentMode) {
+        const chunks = docs.reduce((n, d) => n + d.chunks, 0);
+        await requireConfirmation(ctx, { library }, `remove the document set "${library}" (${docs.length} documents, ${chunks} chunks) from the documentation of tenant "${ctx.caller.tenant}"`, { library, documents: docs.length });
+      }
+      const removed = await index.removeLibrary(library);
+      if (!removed.length) throw notFound();
+      const body: LibraryRemovedResponse = { library, removed: removed.length };
       return { status: 200, body };
     },
   },
@@ -360,26 +414,27 @@ export const routes: Route[] = [
       // Confirmation: a DELETE from a program is itself the explicit request for this one document, so it runs.
       // A request marked as an agent's (X-Agent-Client, agent User-Agent) follows the policy for destructive
       // operations like any tool call: never auto-confirmed, so it needs the token of a first, refused call.
-      if (ctx.caller.agentMode) await requireConfirmation(ctx, doc);
+      if (ctx.caller.agentMode) {
+        await requireConfirmation(ctx, { id: doc.id }, `remove "${doc.title}" of the set "${doc.library}" (${doc.chunks} chunks) from the documentation of tenant "${ctx.caller.tenant}"`, { document: record(doc) });
+      }
       if (!(await index.removeDocument(doc.id))) throw notFound();
       return { status: 204 };
     },
   },
 ];
 
-async function requireConfirmation(ctx: RouteContext, doc: DocumentInfo): Promise<void> {
+async function requireConfirmation(ctx: RouteContext, args: { id: string } | { library: string }, summary: string, extra: Record<string, unknown>): Promise<void> {
   const ledger = ctx.runtime.services.confirmations;
-  const subject = { tenant: ctx.caller.tenant, tool: 'DELETE /v1/documents/:id', args: { id: doc.id } };
+  const subject = { tenant: ctx.caller.tenant, tool: 'id' in args ? 'DELETE /v1/documents/:id' : 'DELETE /v1/documents', args };
   const given = ctx.req.headers[CONFIRMATION_HEADER];
   const check = await ledger.check(subject, 'destructive', true, typeof given === 'string' ? given.trim() : undefined);
   if (check.allowed) return;
   const token = await ledger.issue(subject);
-  const summary = `remove "${doc.title}" (${doc.chunks} chunks) from the documentation of tenant "${ctx.caller.tenant}"`;
   throw new HttpError(
     409,
     'confirmation_required',
     `Confirmation required (${check.reason}): ${summary}. Nothing has been done yet. Show this to the user; if they agree, ` +
       `repeat the request with the header "X-Confirmation-Token: ${token}" (valid ${ledger.settings.confirmationTtlSeconds} s, once).`,
-    { confirmation_token: token, summary, document: record(doc) },
+    { confirmation_token: token, summary, ...extra },
   );
 }

@@ -1,17 +1,18 @@
 /**
- * `POST /v1/query` `{ question, top_k? }`: asks the key's tenant's documentation. The answer is the Query
+ * `POST /v1/query` `{ question, top_k?, library? }`: asks the key's tenant's documentation. The answer is the Query
  * result of DESIGN.md exactly (`{ grounded, answer?, sources, confidence, reason? }`), produced by the
  * rag_query tool through invokeTool: one query path for MCP, REST and this route, with the tool's own input
- * schema (question 1..2000 characters, top_k 1..20, default 5).
+ * schema (question 1..2000 characters, top_k 1..20, default 5, library: one document set, all when absent).
  *
- * 200 with the result (a refusal, `grounded: false`, is a result too); 400 naming the field for bad input.
+ * 200 with the result (a refusal, `grounded: false`, is a result too); 400 naming the field for bad input;
+ * 404 `not_found` for a `library` the tenant does not have.
  */
 import type { QueryRequest, QueryResult } from '../../client/types.js';
 import { toolRegistry } from '../../mcp/catalog.js';
 import { HttpError, type Route } from '../route.js';
 import { invokeForRequest, statusForToolError } from './tools.js';
 
-const FIELDS: readonly (keyof QueryRequest)[] = ['question', 'top_k'];
+const FIELDS: readonly (keyof QueryRequest)[] = ['question', 'top_k', 'library'];
 
 export const routes: Route[] = [
   {
