@@ -42,47 +42,19 @@ export interface AnswerOptions {
  */
 export const DEFAULT_ANSWER_OPTIONS: AnswerOptions = { stemmer: 'porter', maxUnits: 8, maxChars: 1200 };
 
-/*
- * Constants below were measured with `npm run eval -- --holdout` (answer match, shared eval / holdout), each
- * against the chosen value of the others.
- */
-
-/**
- * Within-document specificity: a question term found in most chunks of a document (its package name, the
- * words of its title) says little about which of its passages answers, so its weight for that document's
- * units falls towards this floor (BM25 IDF over the document's chunks, scaled to [floor, 1]). 1 (off) →
- * 0.83 / 0.84; 0.3 → 0.88 / 0.86.
- */
-const SPECIFICITY_FLOOR = 0.3;
 /** Documents of fewer chunks than this have no meaningful within-document IDF. */
 const SPECIFICITY_MIN_CHUNKS = 4;
-/** A further passage's best unit is quoted when it covers at least this share of what the lead covers. */
-const SPREAD = 0.7;
-/** Further units are quoted while they score at least this share of the lead. 0.35 → 0.83 / 0.84; 0.2 → 0.88 / 0.86. */
-const MIN_SHARE = 0.2;
-/**
- * Further units are chosen by what they add (question terms no quoted unit names yet, scaled by the unit's
- * score relative to the lead) plus this share of their own score, so that an answer spread over several
- * sentences (the option here, its effect there) is quoted rather than the same words again. Off → 0.85 /
- * 0.86; 0.3 → 0.88 / 0.86.
- */
-const NOVELTY_SCORE_SHARE = 0.3;
-/**
- * An introducing sentence ending in ":" brings the list or code it introduces, across at most this many
- * sentences in between ("… as shown below:" "Install the executable:" then the command). 0 → 0.87 / 0.86; 2 → 0.88 / 0.86.
- */
-const INTRO_GAP_SENTENCES = 2;
+/** A paragraph that is only a bold label ("**Claude Code**") introduces what follows it, as a heading would. */
+const LABEL = /^(\*\*|__)[^*_\n]{1,60}\1:?$/;
 /**
  * A question about a default value is answered by the statement of that value: such units are scored with
  * the words of their paragraph before them (what they state the default of), score double (+0.1) and escape the
- * short-unit discount. Off → 0.87 / 0.86.
+ * short-unit discount. Off → 0.87 / 0.86 (answer match, shared / holdout sets).
  */
-/** A paragraph that is only a bold label ("**Claude Code**") introduces what follows it, as a heading would. */
-const LABEL = /^(\*\*|__)[^*_\n]{1,60}\1:?$/;
 const DEFAULT_STATEMENT = /\bdefaults? (?:to|is|value)\b|\bdefault:|@default\b|\(default\b|\bby default\b/i;
 
 /** Weight of each question term for the units of one document: IDF times within-document specificity. */
-export function weightsFor(doc: Candidate['doc'], terms: QueryTerm[]): Map<string, number> {
+export function weightsFor(doc: Candidate['doc'], terms: QueryTerm[], floor = TUNING.specificityFloor): Map<string, number> {
   const n = doc.chunks;
   const out = new Map<string, number>();
   const maxIdf = Math.log(1 + (n - 0.5) / 1.5);
@@ -90,7 +62,7 @@ export function weightsFor(doc: Candidate['doc'], terms: QueryTerm[]): Map<strin
     let specificity = 1;
     if (n >= SPECIFICITY_MIN_CHUNKS) {
       const df = Math.max(1, Math.min(n, doc.chunkFrequency(t.term)));
-      specificity = SPECIFICITY_FLOOR + (1 - SPECIFICITY_FLOOR) * (Math.log(1 + (n - df + 0.5) / (df + 0.5)) / maxIdf);
+      specificity = floor + (1 - floor) * (Math.log(1 + (n - df + 0.5) / (df + 0.5)) / maxIdf);
     }
     out.set(t.term, t.idf * specificity);
   }
@@ -106,15 +78,9 @@ export function specificCoverage(candidate: Candidate, terms: QueryTerm[], weigh
   return coverageOf(terms, (t) => candidate.matched.has(t), (t) => weights.get(t.term) ?? t.idf);
 }
 
-/**
- * A question asking which option, setting, method… does something is answered by a unit that names one in
- * code: such units (with an inline code span, or code) score this much more. Measured (answer match, eval /
- * holdout): off → 0.900 / 0.911; 0.3, 0.5 and 1 → 0.917 / 0.929.
- */
-const NAME_BOOST = 0.5;
 const ASKS_NAME = /\b(which|what)\b[^?.]{0,30}?\b(option|setting|flag|method|function|property|parameter|param|field|hook|event|variable|command|api|helper|package|module|plugin)s?\b/i;
 const NAMES_CODE = /`[^`\n]+`/;
-function unitScore(unit: Unit, present: Set<string>, terms: QueryTerm[], weights: Map<string, number>, totalIdf: number, asksDefault: boolean, asksName: boolean): number {
+function unitScore(unit: Unit, present: Set<string>, terms: QueryTerm[], weights: Map<string, number>, totalIdf: number, asksDefault: boolean, asksName: boolean, nameBoost: number): number {
   let s = 0;
   for (const t of terms) {
     const w = weights.get(t.term)!;
@@ -128,7 +94,7 @@ function unitScore(unit: Unit, present: Set<string>, terms: QueryTerm[], weights
   // Very long code blocks cost a lot of the budget for what they add.
   if (unit.kind === 'code' && unit.text.length > 600) score *= 0.7;
   // "Which option does X?" is answered by a unit that names one.
-  if (asksName && (unit.kind === 'code' || NAMES_CODE.test(unit.text))) score *= 1 + NAME_BOOST;
+  if (asksName && (unit.kind === 'code' || NAMES_CODE.test(unit.text))) score *= 1 + nameBoost;
   return score;
 }
 
@@ -140,6 +106,7 @@ function unitScore(unit: Unit, present: Set<string>, terms: QueryTerm[], weights
  * code block the sentence that introduces it. The lead's passage is rendered first.
  */
 export function selectQuotes(passages: { candidate: Candidate; source: number; weight: number }[], terms: QueryTerm[], options: AnswerOptions): Quote[] {
+  const tuning = options.tuning ?? TUNING;
   const totalIdf = terms.reduce((s, t) => s + t.idf, 0) || 1;
   const asksDefault = terms.some((t) => t.term === 'default');
   const asksName = Boolean(options.question && ASKS_NAME.test(options.question));
@@ -147,7 +114,7 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
   const perPassage = passages.map((p) => {
     const doc = p.candidate.doc;
     let weights = weightsByDoc.get(doc.id);
-    if (!weights) weightsByDoc.set(doc.id, (weights = weightsFor(doc, terms)));
+    if (!weights) weightsByDoc.set(doc.id, (weights = weightsFor(doc, terms, tuning.specificityFloor)));
     let paragraph = { block: -1, terms: new Set<string>() };
     return unitsOf(p.candidate.chunk.text, options.maxChars).map((unit): Quote => {
       const own = new Set(analyze(unit.text, { stemmer: options.stemmer }).map((t) => t.term));
@@ -156,7 +123,7 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
       const present = asksDefault && !unit.excerpt && DEFAULT_STATEMENT.test(unit.text) ? new Set([...paragraph.terms, ...own]) : own;
       for (const t of own) paragraph.terms.add(t);
       const covers = new Set(terms.filter((t) => present.has(t.term)).map((t) => t.term));
-      return { unit, candidate: p.candidate, source: p.source, covers, score: unitScore(unit, present, terms, weights, totalIdf, asksDefault, asksName) * p.weight };
+      return { unit, candidate: p.candidate, source: p.source, covers, score: unitScore(unit, present, terms, weights, totalIdf, asksDefault, asksName, tuning.nameBoost) * p.weight };
     });
   });
   const all = perPassage.flat();
@@ -187,7 +154,7 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
         // A long listing is quoted by the parts of it that answer, chosen on their own.
         if (next.unit.excerpt) break;
         if (next.unit.kind === 'sentence') {
-          if (between.length >= INTRO_GAP_SENTENCES || chosen.some((c) => c.candidate === q.candidate && c.unit.kind !== 'sentence' && c.unit.index > q.unit.index)) break;
+          if (between.length >= tuning.introGapSentences || chosen.some((c) => c.candidate === q.candidate && c.unit.kind !== 'sentence' && c.unit.index > q.unit.index)) break;
           between.push(next);
           continue;
         }
@@ -205,7 +172,7 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
   // The sentence that names the question's words often only sets up the answer, which comes next: the lead's
   // following unit of the same section comes along.
   const afterLead = siblingsOf(lead)[lead.unit.index + 1];
-  if ((options.tuning ?? TUNING).leadContinuation && chosen.length < options.maxUnits && lead.unit.kind !== 'code' && afterLead && !afterLead.unit.excerpt && afterLead.unit.section === lead.unit.section && fits(afterLead)) withContext(afterLead);
+  if (tuning.leadContinuation && chosen.length < options.maxUnits && lead.unit.kind !== 'code' && afterLead && !afterLead.unit.excerpt && afterLead.unit.section === lead.unit.section && fits(afterLead)) withContext(afterLead);
   // One unit from each further passage that covers the question about as well: answers are often spread
   // over the sections of a page (the option's description here, its default there).
   const leadPassage = passages.findIndex((p) => p.candidate === lead.candidate);
@@ -213,12 +180,12 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
   perPassage.forEach((list, i) => {
     if (!list.length || list.includes(lead) || chosen.length >= options.maxUnits) return;
     const q = list.reduce((a, b) => (b.score > a.score ? b : a));
-    if (q.score / (passages[i]!.weight || 1) >= leadCoverage * SPREAD && fits(q)) withContext(q);
+    if (q.score / (passages[i]!.weight || 1) >= leadCoverage * tuning.spread && fits(q)) withContext(q);
   });
   // Then units by what they add: question terms not named yet (scaled by the unit's score relative to the
   // lead), plus a share of their own score.
   const weightOf = new Map(terms.map((t) => [t.term, t.idf]));
-  const pool = ranked.filter((q) => q.score > 0 && q.score >= lead.score * MIN_SHARE);
+  const pool = ranked.filter((q) => q.score > 0 && q.score >= lead.score * tuning.minShare);
   while (chosen.length < options.maxUnits) {
     const covered = new Set(chosen.flatMap((c) => [...c.covers]));
     let best: Quote | undefined;
@@ -227,7 +194,7 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
       if (chosen.includes(q) || !fits(q)) continue;
       let novel = 0;
       for (const t of q.covers) if (!covered.has(t)) novel += weightOf.get(t)!;
-      const gain = (novel / totalIdf) * (q.score / (lead.score || 1)) + NOVELTY_SCORE_SHARE * q.score;
+      const gain = (novel / totalIdf) * (q.score / (lead.score || 1)) + tuning.noveltyShare * q.score;
       if (gain > bestGain) {
         bestGain = gain;
         best = q;

@@ -48,12 +48,6 @@ const MODEL_NO_ANSWER_CONFIDENCE = 0.1;
 /** A document is listed as a source only when it scores at least this share of the best one. */
 const MIN_SOURCE_SHARE = 0.2;
 /**
- * Chunks of the best document that answers are drawn from (the answer is often in its second to fifth best
- * chunk: the option's section rather than the overview that names it most). Measured (answer match, eval /
- * holdout): 3 → 0.82 / 0.80; 4 → 0.85 / 0.82; 5 → 0.88 / 0.86; 6 → 0.90 / 0.84.
- */
-const PRIMARY_PASSAGES = 5;
-/**
  * Sources also list documents that name the rarest code names of the quoted primary passage (see
  * relatedDocuments): at most `documents` of them, found through its `identifiers` rarest names. Measured
  * (recall@5 eval; holdout and hit@1 unchanged): off → 0.983; 1 document → 0.992; 2 → 1.000.
@@ -588,7 +582,7 @@ export class DocIndex {
     // 2. Retrieve. The pool does not depend on top_k: top_k widens the sources, never the answer.
     const embedder = await this.embedderChecked();
     const vectorHits = embedder ? await store.nearest((await embedder.embed([question], options.signal))[0]!, this.tuning.pool) : undefined;
-    const retrieval = await retrieve(store, stats, { terms, titleTerms: titleTerms(question).split(' '), extra: this.alternativeQuery(options.alternatives, terms, stats), vectorHits }, this.tuning);
+    const retrieval = await retrieve(store, stats, { terms, titleTerms: titleTerms(question).split(' '), stemmer, extra: this.alternativeQuery(options.alternatives, terms, stats), vectorHits }, this.tuning);
     const ranked = retrieval.documents.map((d) => d.doc.title);
 
     // 3. Evidence, and 4. the decision.
@@ -720,7 +714,7 @@ export class DocIndex {
   }
 
   /**
-   * The passages answers are drawn from: the best document's best passage and PRIMARY_PASSAGES - 1 more of
+   * The passages answers are drawn from: the best document's best passage and primaryPassages - 1 more of
    * its passages, and close runners-up of the next documents. The best document's further passages are
    * chosen by specificCoverage (the question words that set a passage apart within its document) times the
    * square root of their search score, not by search score alone, which favours short passages that repeat
@@ -729,17 +723,17 @@ export class DocIndex {
   private passages(docs: Retrieval['documents'], terms: QueryTerm[]): { candidate: Candidate; source: number; weight: number }[] {
     const top = docs[0]!;
     const best = top.chunks[0]!.score;
-    const weights = weightsFor(top.doc, terms);
+    const weights = weightsFor(top.doc, terms, this.tuning.specificityFloor);
     const others = top.chunks
       .slice(1)
       .map((c) => ({ c, worth: Math.sqrt(c.score / best) * specificCoverage(c, terms, weights) }))
       .sort((a, b) => b.worth - a.worth)
       .map((x) => x.c);
     const out: { candidate: Candidate; source: number; weight: number }[] = [{ candidate: top.chunks[0]!, source: 1, weight: 1 }];
-    for (const c of others.slice(0, PRIMARY_PASSAGES - 1)) out.push({ candidate: c, source: 1, weight: c.score / best });
-    docs.slice(1, 3).forEach((d, i) => {
+    for (const c of others.slice(0, this.tuning.primaryPassages - 1)) out.push({ candidate: c, source: 1, weight: c.score / best });
+    docs.slice(1, 1 + this.tuning.runnerUps).forEach((d, i) => {
       const c = d.chunks[0]!;
-      if (c.score >= best * 0.75) out.push({ candidate: c, source: i + 2, weight: (c.score / best) * 0.9 });
+      if (c.score >= best * this.tuning.runnerUpShare) out.push({ candidate: c, source: i + 2, weight: (c.score / best) * this.tuning.runnerUpWeight });
     });
     return out;
   }

@@ -76,6 +76,8 @@ export interface RetrieveInput {
   terms: QueryTerm[];
   /** The question's words as the title field holds them (src/docs/prepare.ts titleTerms). */
   titleTerms: string[];
+  /** The stemmer of the passages' terms. */
+  stemmer: Stemmer;
   /** Further wording searched beside the question (a model's rewrite, the caller's keywords), analysed. */
   extra?: { query: string; weight: number };
   vectorHits?: VectorHit[];
@@ -137,7 +139,8 @@ export async function retrieve(store: ChunkStore, stats: CorpusStats, input: Ret
     list.push(c);
     groups.set(c.doc.id, list);
   }
-  const titles = tuning.titleWeight > 0 ? stats.titleScores(input.titleTerms, tuning.titleK1, tuning.titleB) : new Map<string, number>();
+  const bodyForm = tuning.titleCorpusIdf ? (t: string) => analyze(t, { stemmer: input.stemmer })[0]?.term ?? t : undefined;
+  const titles = tuning.titleWeight > 0 ? stats.titleScores(input.titleTerms, tuning.titleK1, tuning.titleB, bodyForm) : new Map<string, number>();
   const bestTitle = Math.max(1e-9, ...[...groups.keys()].map((id) => titles.get(id) ?? 0));
   const bestPassage = candidates[0]?.score ?? 0;
   const documents: RankedDocument[] = [...groups.values()].map((chunks) => {

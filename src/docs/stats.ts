@@ -70,8 +70,10 @@ export class CorpusStats {
   /**
    * BM25 of the title field for each document the query's title terms (src/docs/prepare.ts titleTerms) hit:
    * IDF over documents, term frequency saturated by k1, normalised by the title's length against the mean.
+   * `bodyForm` maps a title term to its form in the passages' vocabulary: its IDF then counts the documents
+   * that use the word anywhere, not only in their titles.
    */
-  titleScores(terms: string[], k1: number, b: number): Map<string, number> {
+  titleScores(terms: string[], k1: number, b: number, bodyForm?: (term: string) => string): Map<string, number> {
     const out = new Map<string, number>();
     const n = this.titles.size;
     if (!n) return out;
@@ -82,7 +84,9 @@ export class CorpusStats {
       for (const t of unique) {
         const tf = title.tf.get(t);
         if (!tf) continue;
-        const df = this.titleDf.get(t) ?? 0;
+        // With `bodyForm` (BM25F's one IDF over every field), a word most documents use in their text says
+        // little about which one the question means, however few titles hold it ("MkDocs", "install").
+        const df = Math.max(this.titleDf.get(t) ?? 0, bodyForm ? (this.docFreq.get(bodyForm(t)) ?? 0) : 0);
         const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
         score += (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * title.length) / mean));
       }

@@ -62,6 +62,10 @@ export interface Tuning {
    * the whole document as one BM25 text beside it (0.15–0.6 of the best passage: no change beyond one question).
    */
   titleWeight: number;
+  /**
+   * The title field's IDF counts the documents that use a word anywhere (BM25F), not only in their titles.
+   */
+  titleCorpusIdf: boolean;
   /** BM25 k1 and b of the title field. */
   titleK1: number;
   titleB: number;
@@ -74,6 +78,39 @@ export interface Tuning {
   alternativeWeight: number;
   /** The lead unit of an answer brings the unit that follows it in its section. */
   leadContinuation: boolean;
+
+  // Compose (src/docs/answer.ts selectQuotes, src/docs/index.ts passages). First measured on the shared set
+  // and a held-out README set (answer match, shared / holdout); re-measured on the corpora where noted.
+  /**
+   * Passages of the best document answers are drawn from (the answer is often in its second to fifth best
+   * passage: the option's section rather than the overview that names it most). 3 → 0.82 / 0.80;
+   * 4 → 0.85 / 0.82; 5 → 0.88 / 0.86; 6 → 0.90 / 0.84.
+   */
+  primaryPassages: number;
+  /** Next documents whose best passage may be quoted, when it scores at least runnerUpShare of the best, its units weighed by runnerUpWeight. */
+  runnerUps: number;
+  runnerUpShare: number;
+  runnerUpWeight: number;
+  /**
+   * Within-document specificity: a question term found in most passages of a document (its name, the words
+   * of its title) says little about which passage answers, so its weight for that document's units falls
+   * towards this floor. 1 (off) → 0.83 / 0.84; 0.3 → 0.88 / 0.86.
+   */
+  specificityFloor: number;
+  /** A further passage's best unit is quoted when it covers at least this share of what the lead covers. */
+  spread: number;
+  /** Further units are quoted while they score at least this share of the lead. 0.35 → 0.83 / 0.84; 0.2 → 0.88 / 0.86. */
+  minShare: number;
+  /**
+   * Further units are chosen by the question terms they add, plus this share of their own score, so that an
+   * answer spread over several sentences is quoted rather than the same words again. 0 → 0.85 / 0.86;
+   * 0.3 → 0.88 / 0.86.
+   */
+  noveltyShare: number;
+  /** An introducing sentence ending in ":" brings the list or code it introduces across at most this many sentences. 0 → 0.87 / 0.86; 2 → 0.88 / 0.86. */
+  introGapSentences: number;
+  /** "Which option …?": units naming one in code score this much more. 0 → 0.900 / 0.911; 0.3–1 → 0.917 / 0.929. */
+  nameBoost: number;
 }
 
 export const TUNING: Readonly<Tuning> = Object.freeze({
@@ -85,11 +122,22 @@ export const TUNING: Readonly<Tuning> = Object.freeze({
   coverageWeight: 2,
   secondPassageShare: 0,
   titleWeight: 0.3,
+  titleCorpusIdf: false,
   titleK1: 1.2,
   titleB: 0.75,
   spelling: true,
   alternativeWeight: 0.5,
   leadContinuation: true,
+  primaryPassages: 5,
+  runnerUps: 2,
+  runnerUpShare: 0.75,
+  runnerUpWeight: 0.9,
+  specificityFloor: 0.3,
+  spread: 0.7,
+  minShare: 0.2,
+  noveltyShare: 0.3,
+  introGapSentences: 2,
+  nameBoost: 0.5,
 });
 
 export interface Ablation {
