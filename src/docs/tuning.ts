@@ -168,6 +168,7 @@ export const ABLATIONS: Record<string, Ablation> = {
   spelling: { about: 'British/American spelling variants found in the documentation', off: { spelling: false } },
   'lead-continuation': { about: 'the answer’s lead unit bringing the unit that follows it', off: { leadContinuation: false } },
   'small-pool': { about: 'the large candidate pool (40 passages instead)', off: { pool: 40 } },
+  'title-corpus-idf': { about: 'the title field’s IDF over every field (titles-only IDF instead)', off: { titleCorpusIdf: false } },
 };
 
 /** Throws on a name that is not a component, listing the ones that are. */
