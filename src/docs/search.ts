@@ -1,7 +1,7 @@
 /**
  * Retrieve: LanceDB's full-text index (BM25 over the analysed body and heading fields) proposes a large pool
- * of candidate passages; identical passages (a section copied into many pages) count once; each is re-scored
- * by how much of the question it covers (IDF-weighted); passages are grouped by document, whose score is its
+ * of candidate passages; identical passages (a section copied into many pages) count once; each may be
+ * re-scored by how much of the question it covers (coverageWeight, 0 by measurement); passages are grouped by document, whose score is its
  * best passage plus a small share of the next and, from the title field (BM25 over each document's path
  * words, title, top heading and description, with its own length normalisation), a share of the best
  * passage's score. With embeddings, vector neighbours join the pool and the two rankings are fused by
