@@ -65,7 +65,7 @@ export function createLogger(level: string = 'info', name = 'docent'): Logger {
       const pino = load();
       return pino(
         { name, level, redact: { paths: REDACT_PATHS, censor: '[redacted]' }, base: { pid: process.pid } },
-        pino.destination({ dest: 2, sync: true }),
+        pino.destination({ dest: 2, sync: false }),
       );
     },
     { name, level },
