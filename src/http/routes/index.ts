@@ -5,6 +5,7 @@
 import type { RouteModule } from '../route.js';
 import * as documents from './documents.js';
 import * as mcp from './mcp.js';
+import * as me from './me.js';
 import * as meta from './meta.js';
 import * as query from './query.js';
 import * as tools from './tools.js';
@@ -15,4 +16,5 @@ export const ROUTE_MODULES: readonly RouteModule[] = [
   tools,
   documents,
   query,
+  me,
 ];
