@@ -9,6 +9,7 @@ import * as me from './me.js';
 import * as meta from './meta.js';
 import * as query from './query.js';
 import * as tools from './tools.js';
+import * as ui from './ui.js';
 
 export const ROUTE_MODULES: readonly RouteModule[] = [
   meta,
@@ -17,4 +18,5 @@ export const ROUTE_MODULES: readonly RouteModule[] = [
   documents,
   query,
   me,
+  ui,
 ];
