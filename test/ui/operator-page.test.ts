@@ -5,7 +5,8 @@
  * without an answer, deletions, a screenshot, and a page that runs under its strict CSP without a single
  * console error.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -24,7 +25,10 @@ const FAQ_MD = '# Widget cache\n\nTo reset the widget cache, run `lumen cache re
 let t: TestApp;
 let key: string;
 let browser: Browser;
-let shots: string;
+/** Files the page uploads from disk (removed afterwards). */
+let scratch: string;
+/** Where the screenshot is kept for people to look at (overwritten by each run). */
+const SHOTS = path.join(os.tmpdir(), 'docent-ui-screenshots');
 
 beforeAll(async () => {
   t = await startApp();
@@ -43,13 +47,15 @@ beforeAll(async () => {
     headers: { authorization: `Bearer ${other}`, 'content-type': 'application/json' },
     body: JSON.stringify({ title: 'secret.md', library: 'globex-internal', content: '# Secret\n\nGlobex only.\n' }),
   });
-  shots = await tempDir('docent-ui-shots-');
+  scratch = await tempDir('docent-ui-files-');
+  await mkdir(SHOTS, { recursive: true });
   browser = await launchBrowser();
 });
 
 afterAll(async () => {
   await browser?.close();
   await t?.close();
+  if (scratch) await rm(scratch, { recursive: true, force: true });
 });
 
 /** Waits until the element has text matching `text` (Playwright's own wait), then returns its text. */
@@ -171,7 +177,7 @@ describe('the operator page', () => {
   });
 
   it('uploads a whole folder: titles relative to it, other kinds and hidden files skipped', async () => {
-    const folder = path.join(shots, 'handbook');
+    const folder = path.join(scratch, 'handbook');
     await mkdir(path.join(folder, 'advanced'), { recursive: true });
     await mkdir(path.join(folder, '.git'), { recursive: true });
     await writeFile(path.join(folder, 'intro.md'), '# Handbook\n\nThe lumen handbook.\n');
@@ -202,7 +208,7 @@ describe('the operator page', () => {
 
   it('takes a screenshot of the loaded page: a real PNG with content, which changes with the page', async () => {
     const loaded = await page.screenshot({ fullPage: true });
-    await writeFile(path.join(shots, 'operator-page.png'), loaded);
+    await writeFile(path.join(SHOTS, 'operator-page.png'), loaded);
     const image = decodePng(loaded);
     expect(image.width).toBe(1200);
     expect(image.height).toBeGreaterThan(600);
