@@ -33,6 +33,13 @@ export default tseslint.config(
     },
   },
   ...seams.map((seam) => ({ files: [`${seam.home}**`], rules: restrictedImports(seam.home) })),
+  // The operator page's script runs in the browser, served as is (no build step).
+  {
+    files: ['src/http/ui/**/*.js'],
+    languageOptions: {
+      globals: { window: 'readonly', document: 'readonly', sessionStorage: 'readonly', fetch: 'readonly', FormData: 'readonly', XMLHttpRequest: 'readonly', Intl: 'readonly' },
+    },
+  },
   // Tests read loosely typed results (JSON bodies, structured content) and assert their shape.
   { files: ['test/**'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
   // Tests may build storage fixtures directly (tables in the layout of an earlier version, say).

@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 /**
  * Two projects. `unit`: in-process tests (real LanceDB on disk, real MCP clients over in-memory transports,
  * local fixture servers). `integration`: tests that spawn processes (the built CLI over stdio and HTTP, npm
- * pack and install, the conformance runner). Run one with `npx vitest run --project unit`.
+ * pack and install, the conformance runner, the operator page in a real headless Chromium). Run one with `npx vitest run --project unit`.
  *
  * No test races the clock: the time limits below only stop a hung test, and are generous so a loaded machine
  * (two shared cores) slows the suite down instead of failing it. Waits are on events (expect.poll and
@@ -20,6 +20,7 @@ const INTEGRATION = [
   'test/http-docs/package.test.ts',
   'test/tenants/keys-usage.test.ts',
   'test/tools/local-tools.stdio.test.ts',
+  'test/ui/**/*.test.ts',
 ];
 
 export default defineConfig({

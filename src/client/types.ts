@@ -82,6 +82,36 @@ export interface LibraryRemovedResponse {
   removed: number;
 }
 
+/** `GET /v1/me` response body: who the API key is, its plan's limits, and what it has used. */
+export interface MeResponse {
+  tenant: string;
+  /** The key's public id; null when the server runs without keys (`--auth none`). */
+  key_id: string | null;
+  /** null without a key: no plan limits apply. */
+  plan: 'free' | 'pro' | null;
+  /** The plan's limits; null where none applies (0 in the configuration, or no key). */
+  limits: {
+    requests_per_minute: number | null;
+    requests_per_month: number | null;
+    document_bytes: number | null;
+  };
+  usage: {
+    /** Calendar month (UTC) of `requests_this_month`, `YYYY-MM`. */
+    month: string;
+    /** Requests made with this key this month, this one included; null when requests are not counted (no key). */
+    requests_this_month: number | null;
+    /** ISO 8601 time the monthly count starts again. */
+    month_resets_at: string;
+    /**
+     * Share of the per-minute allowance in use now: the limit minus the requests that could be sent at once
+     * (the allowance refills evenly over a minute). null without a per-minute limit.
+     */
+    requests_this_minute: number | null;
+    /** Documentation the tenant stores, as the documentation quota counts it. */
+    document_bytes: number;
+  };
+}
+
 /** `POST /v1/query` request body. */
 export interface QueryRequest {
   question: string;

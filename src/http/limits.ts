@@ -12,8 +12,10 @@
  *
  * Every refusal carries `Retry-After` (seconds) and `{ error: { code, message, limit, ... } }`. Refused
  * requests are not counted. Successful checks set `X-RateLimit-Limit/Remaining` and
- * `X-Quota-Limit/Remaining` headers. With `--auth none` there is no key, and no plan limits apply.
+ * `X-Quota-Limit/Remaining` headers, and leave the same figures for the handler (`measuredUsage`, read by
+ * `GET /v1/me`). With `--auth none` there is no key, and no plan limits apply.
  */
+import type { IncomingMessage } from 'node:http';
 import type { Config } from '../config.js';
 import type { Plan } from '../auth/types.js';
 import type { Runtime } from '../runtime.js';
@@ -79,6 +81,27 @@ export interface PlanLimitOptions {
   now?: () => Date;
   /** The tenant's stored documentation; defaults to what the documentation index holds. */
   storedBytes?: StoredBytes;
+}
+
+/** A key's standing as the plan-limits check measured it for one request, that request counted. */
+export interface MeasuredUsage {
+  plan: Plan;
+  limits: PlanLimits;
+  /** Calendar month (UTC) of the count, `YYYY-MM`. */
+  month: string;
+  /** Requests of the key this month, this one included. */
+  requestsThisMonth: number;
+  /** When the monthly count starts again. */
+  monthResetsAt: Date;
+  /** Requests the per-minute bucket still allows at once; undefined when the plan sets no per-minute limit. */
+  minuteRemaining?: number;
+}
+
+const measured = new WeakMap<IncomingMessage, MeasuredUsage>();
+
+/** What the plan-limits check measured for this request; undefined when it did not count it (no key, or no such check). */
+export function measuredUsage(req: IncomingMessage): MeasuredUsage | undefined {
+  return measured.get(req);
 }
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
@@ -172,6 +195,7 @@ export function planLimitsCheck(options: PlanLimitOptions = {}): AuthenticatedCh
 
       const used = counter.used;
       await counter.record();
+      measured.set(ctx.req, { plan, limits, month, requestsThisMonth: used + 1, monthResetsAt: nextMonthStart(t), minuteRemaining: remainingMinute });
       if (remainingMinute !== undefined) {
         ctx.res.setHeader('x-ratelimit-limit', String(limits.requestsPerMinute));
         ctx.res.setHeader('x-ratelimit-remaining', String(remainingMinute));

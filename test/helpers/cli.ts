@@ -49,12 +49,12 @@ export interface RunningServer {
   stop(): Promise<number | null>;
 }
 
-/** Spawns `docent serve --http --port 0 ...args` and resolves once it logs where it listens. */
+/** Spawns `docent serve --http --port 0 ...args` (this build's CLI unless `cli` names another) and resolves once it logs where it listens. */
 export function startHttpServer(
   args: string[],
-  options: { env: Record<string, string>; cwd: string; node?: string; nodeArgs?: string[]; timeoutMs?: number },
+  options: { env: Record<string, string>; cwd: string; node?: string; nodeArgs?: string[]; timeoutMs?: number; cli?: string },
 ): Promise<RunningServer> {
-  const child = spawn(options.node ?? process.execPath, [...(options.nodeArgs ?? []), CLI, 'serve', '--http', '--port', '0', ...args], {
+  const child = spawn(options.node ?? process.execPath, [...(options.nodeArgs ?? []), options.cli ?? CLI, 'serve', '--http', '--port', '0', ...args], {
     env: options.env,
     cwd: options.cwd,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -7,7 +7,9 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONTENT_SECURITY_POLICY } from '../../src/http/routes/ui.js';
 import { VERSION } from '../../src/version.js';
+import { cleanEnv, startHttpServer } from '../helpers/cli.js';
 
 const run = promisify(execFile);
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -32,7 +34,18 @@ afterAll(async () => rm(dir, { recursive: true, force: true }));
 
 describe('the packed package', () => {
   it('ships the built code, the manifest and the docs, not tests, sources or evaluation corpora', () => {
-    expect(files).toEqual(expect.arrayContaining(['dist/src/cli/main.js', 'dist/.well-known/agent-manifest.json', 'dist/catalog.json', 'README.md', 'package.json']));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        'dist/src/cli/main.js',
+        'dist/.well-known/agent-manifest.json',
+        'dist/catalog.json',
+        'dist/src/http/ui/index.html',
+        'dist/src/http/ui/app.js',
+        'dist/src/http/ui/app.css',
+        'README.md',
+        'package.json',
+      ]),
+    );
     expect(files.filter((f) => /^(test|src|scripts|tools)\//.test(f) || f.includes('corpora'))).toEqual([]);
   });
 
@@ -64,6 +77,29 @@ describe('the packed package', () => {
       expect(sum.structuredContent).toMatchObject({ result: '0.3' });
     } finally {
       await client.close();
+    }
+  });
+
+  it('serves the operator page and its assets with `docent serve --http` from the installed package', async () => {
+    const server = await startHttpServer([], {
+      cli: path.join(dir, 'node_modules', 'docent', 'dist', 'src', 'cli', 'main.js'),
+      cwd: dir,
+      env: cleanEnv(dir, { DOCENT_DATA_DIR: path.join(dir, 'http-data'), DOCENT_LOG_LEVEL: 'info' }),
+    });
+    try {
+      for (const [asset, type, marker] of [
+        ['/', 'text/html; charset=utf-8', '<script type="module" src="/ui/app.js">'],
+        ['/ui/app.js', 'text/javascript; charset=utf-8', "sessionStorage.setItem(KEY_STORAGE"],
+        ['/ui/app.css', 'text/css; charset=utf-8', ':focus-visible'],
+      ] as const) {
+        const response = await fetch(`${server.url}${asset}`);
+        expect(response.status, asset).toBe(200);
+        expect(response.headers.get('content-type')).toBe(type);
+        expect(response.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+        expect(await response.text()).toContain(marker);
+      }
+    } finally {
+      await server.stop();
     }
   });
 });

@@ -5,9 +5,11 @@
 import type { RouteModule } from '../route.js';
 import * as documents from './documents.js';
 import * as mcp from './mcp.js';
+import * as me from './me.js';
 import * as meta from './meta.js';
 import * as query from './query.js';
 import * as tools from './tools.js';
+import * as ui from './ui.js';
 
 export const ROUTE_MODULES: readonly RouteModule[] = [
   meta,
@@ -15,4 +17,6 @@ export const ROUTE_MODULES: readonly RouteModule[] = [
   tools,
   documents,
   query,
+  me,
+  ui,
 ];
