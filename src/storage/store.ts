@@ -46,6 +46,9 @@ const held = new AsyncLocalStorage<Map<string, Held>>();
  * find a version's manifest listed before its bytes are readable on S3-compatible servers whose PUT is not
  * atomic (s3rver); AWS S3's PUT is atomic, so there this never retries. Any other error is thrown at once.
  */
+/** An object read back empty while its PUT was still arriving (before any byte of the new version was used). */
+const EMPTY_READ = /Generic S3 error: Range started at 0 and ended at 0/;
+
 export async function retryRead<T>(read: () => Promise<T>): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
@@ -158,11 +161,22 @@ export class Store {
     return held.exit(fn);
   }
 
-  /** One commit under the lock `name`: takes it when not held, and checks its fence right before committing. */
+  /**
+   * One commit under the lock `name`: takes it when not held, and checks its fence right before committing.
+   * A commit that failed reading the table's latest manifest as an empty object (the non-atomic PUT of an
+   * S3 stand-in such as s3rver, see retryRead) wrote nothing, and is tried again.
+   */
   commit<T>(name: string, write: () => Promise<T>): Promise<T> {
     return this.exclusive(name, async () => {
-      await held.getStore()!.get(name)!.fence();
-      return write();
+      for (let attempt = 0; ; attempt++) {
+        await held.getStore()!.get(name)!.fence();
+        try {
+          return await write();
+        } catch (error) {
+          if (attempt >= 5 || !EMPTY_READ.test(String((error as Error)?.message))) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
+        }
+      }
     });
   }
 
