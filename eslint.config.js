@@ -37,7 +37,15 @@ export default tseslint.config(
   {
     files: ['src/http/ui/**/*.js'],
     languageOptions: {
-      globals: { window: 'readonly', document: 'readonly', sessionStorage: 'readonly', fetch: 'readonly', FormData: 'readonly', XMLHttpRequest: 'readonly', Intl: 'readonly' },
+      globals: {
+        window: 'readonly',
+        document: 'readonly',
+        sessionStorage: 'readonly',
+        fetch: 'readonly',
+        FormData: 'readonly',
+        XMLHttpRequest: 'readonly',
+        Intl: 'readonly',
+      },
     },
   },
   // Tests read loosely typed results (JSON bodies, structured content) and assert their shape.

@@ -41,9 +41,13 @@ export async function startRedis(): Promise<RedisServer> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'docent-redis-'));
   for (let attempt = 0; ; attempt++) {
     const port = await freePort();
-    const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let output = '';
     const ready = await new Promise<boolean>((resolve) => {
       const onData = (chunk: Buffer) => {
@@ -91,7 +95,9 @@ const S3RVER_KEY = 'S3RVER';
 export async function startS3(bucket = 'docent'): Promise<S3Server> {
   // s3rver is a development dependency without type declarations.
   const module = 's3rver';
-  const { default: S3rver } = (await import(module)) as { default: new (options: Record<string, unknown>) => { run(): Promise<{ port: number }>; close(): Promise<void> } };
+  const { default: S3rver } = (await import(module)) as {
+    default: new (options: Record<string, unknown>) => { run(): Promise<{ port: number }>; close(): Promise<void> };
+  };
   const dir = await mkdtemp(path.join(os.tmpdir(), 'docent-s3-'));
   const server = new S3rver({ port: 0, address: '127.0.0.1', directory: dir, silent: true, configureBuckets: [{ name: bucket }] });
   const { port } = await server.run();

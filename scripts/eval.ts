@@ -132,7 +132,10 @@ export function ece(pairs: { p: number; y: boolean }[], bins = 10): number {
 const contains = (text: string, q: Question) => q.answer_any.some((a) => text.toLowerCase().includes(a.toLowerCase()));
 
 function grade(q: Question, result: QueryResult, ms: number, trace?: QueryTrace, top3?: string, top1?: string): Graded {
-  const files = result.sources.map((s) => s.title).filter((t, i, a) => a.indexOf(t) === i).slice(0, 5);
+  const files = result.sources
+    .map((s) => s.title)
+    .filter((t, i, a) => a.indexOf(t) === i)
+    .slice(0, 5);
   const answerable = q.kind === 'answerable';
   const hit1 = answerable && q.sources.includes(files[0] ?? '');
   const recall5 = answerable ? q.sources.filter((s) => files.includes(s)).length / q.sources.length : 0;
@@ -142,7 +145,14 @@ function grade(q: Question, result: QueryResult, ms: number, trace?: QueryTrace,
   const right = answerable && q.sources.includes(topRanked) && contains(given, q);
   const ranked = trace?.ranked.slice(0, 5) ?? files;
   return {
-    q, result, ms, trace, hit1, recall5, match, right,
+    q,
+    result,
+    ms,
+    trace,
+    hit1,
+    recall5,
+    match,
+    right,
     rankHit1: answerable && q.sources.includes(ranked[0] ?? ''),
     rankRecall5: answerable ? q.sources.filter((s) => ranked.includes(s)).length / q.sources.length : 0,
     draftMatch: answerable && contains(given, q),
@@ -162,7 +172,10 @@ function metricsOf(graded: Graded[]): Metrics {
     answerable: ans.length,
     unanswerable: una.length,
     hit_at_1: share(ans.filter((g) => g.hit1).length, ans.length),
-    recall_at_5: share(ans.reduce((s, g) => s + g.recall5, 0), ans.length),
+    recall_at_5: share(
+      ans.reduce((s, g) => s + g.recall5, 0),
+      ans.length,
+    ),
     answer_match: share(ans.filter((g) => g.match).length, ans.length),
     correct_refusal: share(una.filter((g) => !g.result.grounded).length, una.length),
     false_refusal: share(ans.filter((g) => !g.result.grounded).length, ans.length),
@@ -172,7 +185,10 @@ function metricsOf(graded: Graded[]): Metrics {
     in_top1: ans.some((g) => g.inTop1 !== undefined) ? share(ans.filter((g) => g.inTop1).length, ans.length) : undefined,
     ranking: {
       hit_at_1: share(ans.filter((g) => g.rankHit1).length, ans.length),
-      recall_at_5: share(ans.reduce((s, g) => s + g.rankRecall5, 0), ans.length),
+      recall_at_5: share(
+        ans.reduce((s, g) => s + g.rankRecall5, 0),
+        ans.length,
+      ),
       answer_match: share(ans.filter((g) => g.draftMatch).length, ans.length),
     },
     latency_ms: { p50: percentile(ms, 50), p95: percentile(ms, 95) },
@@ -200,7 +216,15 @@ async function corpusSets(): Promise<SetSpec[]> {
     const dir = path.join(CORPORA, name);
     if (!existsSync(path.join(dir, 'questions.jsonl')) || !existsSync(path.join(dir, 'docs'))) continue;
     const lockbox = name === manifest.lockbox;
-    sets.push({ name, shape, corpus: path.join(dir, 'docs'), questions: await readQuestions(path.join(dir, 'questions.jsonl')), exclude: [], lockbox, development: !lockbox });
+    sets.push({
+      name,
+      shape,
+      corpus: path.join(dir, 'docs'),
+      questions: await readQuestions(path.join(dir, 'questions.jsonl')),
+      exclude: [],
+      lockbox,
+      development: !lockbox,
+    });
   }
   return sets;
 }
@@ -212,7 +236,12 @@ async function readmeSet(): Promise<SetSpec | undefined> {
   const questions = await readQuestions(file);
   const packages = new Set(questions.flatMap((q) => q.sources.map((s) => s.split('/README.md')[0]!)));
   const extra = path.join(ROOT, 'scripts', 'eval', 'readmes-packages.txt');
-  if (existsSync(extra)) for (const p of (await readFile(extra, 'utf8')).split('\n').map((l) => l.trim()).filter(Boolean)) packages.add(p);
+  if (existsSync(extra))
+    for (const p of (await readFile(extra, 'utf8'))
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean))
+      packages.add(p);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'docent-readmes-'));
   for (const pkg of packages) {
     const from = path.join(ROOT, 'node_modules', pkg.replace(/__/g, '/'));
@@ -221,7 +250,15 @@ async function readmeSet(): Promise<SetSpec | undefined> {
     await mkdir(path.join(dir, pkg), { recursive: true });
     await cp(path.join(from, readme), path.join(dir, pkg, 'README.md'));
   }
-  return { name: 'readmes', shape: 'package READMEs, one per package', corpus: dir, questions, exclude: [], development: true, cleanup: () => rm(dir, { recursive: true, force: true }) };
+  return {
+    name: 'readmes',
+    shape: 'package READMEs, one per package',
+    corpus: dir,
+    questions,
+    exclude: [],
+    development: true,
+    cleanup: () => rm(dir, { recursive: true, force: true }),
+  };
 }
 
 /** The shared development set, when ../shared/eval is beside the repository. */
@@ -229,7 +266,16 @@ async function sharedSets(): Promise<SetSpec[]> {
   const dir = path.resolve(ROOT, '..', 'shared', 'eval');
   if (!existsSync(path.join(dir, 'questions.jsonl'))) return [];
   const corpus = path.join(dir, 'corpus');
-  const sets: SetSpec[] = [{ name: 'shared', shape: 'package READMEs and one multi-page package (the shared dev set)', corpus, questions: await readQuestions(path.join(dir, 'questions.jsonl')), exclude: ['SOURCES.md'], development: true }];
+  const sets: SetSpec[] = [
+    {
+      name: 'shared',
+      shape: 'package READMEs and one multi-page package (the shared dev set)',
+      corpus,
+      questions: await readQuestions(path.join(dir, 'questions.jsonl')),
+      exclude: ['SOURCES.md'],
+      development: true,
+    },
+  ];
   return sets;
 }
 
@@ -247,7 +293,11 @@ async function runDocent(set: SetSpec, options: RunOptions): Promise<{ graded: G
     const config = loadConfig({ overrides, ...(options.embeddings ? {} : { env: withoutEmbeddings(process.env) }) });
     const logger = silentLogger();
     const services = new Services(config, logger);
-    const docOptions: DocIndexOptions = Object.keys(options.set).length ? { tuning: { ...tuningWithout(options.ablate), ...options.set } } : options.ablate.length ? { ablate: options.ablate } : {};
+    const docOptions: DocIndexOptions = Object.keys(options.set).length
+      ? { tuning: { ...tuningWithout(options.ablate), ...options.set } }
+      : options.ablate.length
+        ? { ablate: options.ablate }
+        : {};
     const docService = createDocService(config, logger, () => services.store(), docOptions);
     // The tool reaches the index through services.docs(); hand it the one built with these settings.
     services.docs = () => Promise.resolve(docService);
@@ -262,7 +312,10 @@ async function runDocent(set: SetSpec, options: RunOptions): Promise<{ graded: G
       const ms = performance.now() - started;
       if (!outcome.ok) throw new Error(`rag_query failed on ${set.lockbox ? 'a lockbox question' : q.id}: ${outcome.message}`);
       const trace = await index.trace(q.question, { topK: 5, draft: true });
-      const top3 = trace.retrieval?.candidates.slice(0, 3).map((c) => c.chunk.text).join('\n');
+      const top3 = trace.retrieval?.candidates
+        .slice(0, 3)
+        .map((c) => c.chunk.text)
+        .join('\n');
       graded.push(grade(q, outcome.value as QueryResult, ms, trace, top3, trace.retrieval?.candidates[0]?.chunk.text));
     }
     await services.close();
@@ -399,11 +452,16 @@ const KEYS = ['hit_at_1', 'recall_at_5', 'answer_match', 'correct_refusal', 'fal
 /** Lower is better for these. */
 const LOWER_BETTER = new Set(['false_refusal', 'ece_loco']);
 
-function aggregate(reports: SetReport[], pick: (r: SetReport) => Metrics | undefined): { mean: Record<string, number>; worst: Record<string, { value: number; set: string }> } {
+function aggregate(
+  reports: SetReport[],
+  pick: (r: SetReport) => Metrics | undefined,
+): { mean: Record<string, number>; worst: Record<string, { value: number; set: string }> } {
   const mean: Record<string, number> = {};
   const worst: Record<string, { value: number; set: string }> = {};
   for (const key of KEYS) {
-    const values = reports.map((r) => ({ set: r.name, value: pick(r)?.[key] as number | undefined })).filter((v): v is { set: string; value: number } => typeof v.value === 'number' && !Number.isNaN(v.value));
+    const values = reports
+      .map((r) => ({ set: r.name, value: pick(r)?.[key] as number | undefined }))
+      .filter((v): v is { set: string; value: number } => typeof v.value === 'number' && !Number.isNaN(v.value));
     if (!values.length) continue;
     mean[key] = round3(values.reduce((s, v) => s + v.value, 0) / values.length);
     worst[key] = values.reduce((a, b) => (LOWER_BETTER.has(key) ? (b.value > a.value ? b : a) : b.value < a.value ? b : a));
@@ -412,23 +470,64 @@ function aggregate(reports: SetReport[], pick: (r: SetReport) => Metrics | undef
 }
 
 function printReport(reports: SetReport[]): void {
-  const head = ['corpus', 'hit@1', 'rank@1', 'recall@5', 'answer', 'refuse ok', 'refuse bad', 'ECE loco', 'kept top3', 'in top1', 'chars', 'p95 ms', 'chunks', '| naive hit@1', 'recall@5', 'answer top3'];
+  const head = [
+    'corpus',
+    'hit@1',
+    'rank@1',
+    'recall@5',
+    'answer',
+    'refuse ok',
+    'refuse bad',
+    'ECE loco',
+    'kept top3',
+    'in top1',
+    'chars',
+    'p95 ms',
+    'chunks',
+    '| naive hit@1',
+    'recall@5',
+    'answer top3',
+  ];
   const row = (label: string, m: Partial<Metrics> & Record<string, unknown>, b?: Partial<Metrics>) => [
-    label, f3(m.hit_at_1), f3(m.ranking?.hit_at_1), f3(m.recall_at_5), f3(m.answer_match), f3(m.correct_refusal), f3(m.false_refusal), f3(m.ece_loco as number | undefined),
-    f3(m.kept_from_top3), f3(m.in_top1 as number | undefined), m.answer_chars ?? '', m.latency_ms?.p95 ?? '', m.ingest?.chunks ?? '',
-    `| ${f3(b?.hit_at_1)}`, f3(b?.recall_at_5), f3(b?.answer_match),
+    label,
+    f3(m.hit_at_1),
+    f3(m.ranking?.hit_at_1),
+    f3(m.recall_at_5),
+    f3(m.answer_match),
+    f3(m.correct_refusal),
+    f3(m.false_refusal),
+    f3(m.ece_loco as number | undefined),
+    f3(m.kept_from_top3),
+    f3(m.in_top1 as number | undefined),
+    m.answer_chars ?? '',
+    m.latency_ms?.p95 ?? '',
+    m.ingest?.chunks ?? '',
+    `| ${f3(b?.hit_at_1)}`,
+    f3(b?.recall_at_5),
+    f3(b?.answer_match),
   ];
   const rows: (string | number)[][] = [head];
-  for (const r of reports) rows.push(row(`${r.name}${r.lockbox ? ' (lockbox)' : r.development ? '' : ' (extra)'}`, r.docent as Metrics & Record<string, unknown>, r.baseline));
+  for (const r of reports)
+    rows.push(row(`${r.name}${r.lockbox ? ' (lockbox)' : r.development ? '' : ' (extra)'}`, r.docent as Metrics & Record<string, unknown>, r.baseline));
   const dev = reports.filter((r) => r.development);
   if (dev.length > 1) {
     const d = aggregate(dev, (r) => r.docent);
     const b = aggregate(dev, (r) => r.baseline);
     rows.push(row('mean (development)', d.mean as Record<string, unknown>, b.mean as Partial<Metrics>));
     const worst = Object.fromEntries(Object.entries(d.worst).map(([k, v]) => [k, v.value]));
-    rows.push(row('worst (development)', worst as Record<string, unknown>, Object.fromEntries(Object.entries(b.worst).map(([k, v]) => [k, v.value])) as Partial<Metrics>));
+    rows.push(
+      row(
+        'worst (development)',
+        worst as Record<string, unknown>,
+        Object.fromEntries(Object.entries(b.worst).map(([k, v]) => [k, v.value])) as Partial<Metrics>,
+      ),
+    );
     process.stdout.write(`${table(rows)}\n`);
-    process.stdout.write(`worst corpus per metric: ${Object.entries(d.worst).map(([k, v]) => `${k} ${v.set}`).join(', ')}\n`);
+    process.stdout.write(
+      `worst corpus per metric: ${Object.entries(d.worst)
+        .map(([k, v]) => `${k} ${v.set}`)
+        .join(', ')}\n`,
+    );
   } else process.stdout.write(`${table(rows)}\n`);
 }
 
@@ -443,7 +542,15 @@ function printNoise(reports: SetReport[]): void {
   const se = (p: number, n: number) => (n && !Number.isNaN(p) ? (2 * Math.sqrt((p * (1 - p)) / n)).toFixed(3) : '–');
   for (const r of reports) {
     const m = r.docent;
-    rows.push([r.name, m.answerable, m.answerable ? (1 / m.answerable).toFixed(3) : '–', se(m.hit_at_1, m.answerable), se(m.answer_match, m.answerable), m.unanswerable, se(m.correct_refusal, m.unanswerable)]);
+    rows.push([
+      r.name,
+      m.answerable,
+      m.answerable ? (1 / m.answerable).toFixed(3) : '–',
+      se(m.hit_at_1, m.answerable),
+      se(m.answer_match, m.answerable),
+      m.unanswerable,
+      se(m.correct_refusal, m.unanswerable),
+    ]);
   }
   process.stdout.write(`\nnoise yardstick (two standard errors of each rate):\n${table(rows)}\n`);
 }
@@ -458,7 +565,9 @@ function savedOf(reports: SetReport[], graded: Map<string, Graded[]>): Saved {
     out[r.name] = {
       lockbox: r.lockbox,
       metrics: r.docent,
-      ...(r.lockbox ? {} : { questions: graded.get(r.name)!.map((g) => ({ id: g.q.id, kind: g.q.kind, hit1: g.hit1, match: g.match, refused: !g.result.grounded })) }),
+      ...(r.lockbox
+        ? {}
+        : { questions: graded.get(r.name)!.map((g) => ({ id: g.q.id, kind: g.q.kind, hit1: g.hit1, match: g.match, refused: !g.result.grounded })) }),
     };
   }
   return out;
@@ -516,22 +625,41 @@ async function main(): Promise<void> {
       verbose: { type: 'boolean', short: 'v' },
     },
   });
-  const ablate = values.ablate ? values.ablate.split(',').map((s) => s.trim()).filter(Boolean) : [];
+  const ablate = values.ablate
+    ? values.ablate
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
   const overrides: Record<string, number | boolean> = {};
   for (const pair of (values.set ?? '').split(',').filter(Boolean)) {
     const [key, raw] = pair.split('=') as [string, string | undefined];
-    if (!(key in TUNING) || raw === undefined) throw new Error(`--set takes name=value pairs of src/docs/tuning.ts TUNING (${Object.keys(TUNING).join(', ')}); got ${pair}.`);
+    if (!(key in TUNING) || raw === undefined)
+      throw new Error(`--set takes name=value pairs of src/docs/tuning.ts TUNING (${Object.keys(TUNING).join(', ')}); got ${pair}.`);
     overrides[key] = raw === 'true' ? true : raw === 'false' ? false : Number(raw);
   }
   if (ablate.includes('list')) {
     const { ABLATIONS } = await import('../src/docs/tuning.js');
-    process.stdout.write(`${Object.entries(ABLATIONS).map(([k, v]) => `${k.padEnd(18)} ${v.about}`).join('\n')}\n`);
+    process.stdout.write(
+      `${Object.entries(ABLATIONS)
+        .map(([k, v]) => `${k.padEnd(18)} ${v.about}`)
+        .join('\n')}\n`,
+    );
     return;
   }
   let sets: SetSpec[];
   if (values.corpus || values.questions) {
     if (!values.corpus || !values.questions) throw new Error('--corpus DIR and --questions FILE go together.');
-    sets = [{ name: path.basename(path.resolve(values.corpus)), shape: 'given', corpus: path.resolve(values.corpus), questions: await readQuestions(path.resolve(values.questions)), exclude: [], development: true }];
+    sets = [
+      {
+        name: path.basename(path.resolve(values.corpus)),
+        shape: 'given',
+        corpus: path.resolve(values.corpus),
+        questions: await readQuestions(path.resolve(values.questions)),
+        exclude: [],
+        development: true,
+      },
+    ];
   } else {
     const readmes = await readmeSet();
     sets = [...(await corpusSets()), ...(readmes ? [readmes] : []), ...(await sharedSets())];
@@ -566,7 +694,24 @@ async function main(): Promise<void> {
       if (values.dump && !set.lockbox) {
         await writeFile(
           `${values.dump}.${set.name}.jsonl`,
-          g.map((x) => JSON.stringify({ id: x.q.id, kind: x.q.kind, question: x.q.question, want: x.q.sources, answer_any: x.q.answer_any, result: x.result, ranked: x.trace?.ranked.slice(0, 5), features: x.trace?.evidence?.values, missing: x.trace?.evidence?.missingStrong, hit1: x.hit1, match: x.match, inTop3: x.inTop3 })).join('\n') + '\n',
+          g
+            .map((x) =>
+              JSON.stringify({
+                id: x.q.id,
+                kind: x.q.kind,
+                question: x.q.question,
+                want: x.q.sources,
+                answer_any: x.q.answer_any,
+                result: x.result,
+                ranked: x.trace?.ranked.slice(0, 5),
+                features: x.trace?.evidence?.values,
+                missing: x.trace?.evidence?.missingStrong,
+                hit1: x.hit1,
+                match: x.match,
+                inTop3: x.inTop3,
+              }),
+            )
+            .join('\n') + '\n',
         );
       }
     }
@@ -591,7 +736,9 @@ async function main(): Promise<void> {
     printNoise(reports);
     if (fit) {
       const r = (m: { bias: number; weights: number[] }) => ({ bias: round3(m.bias), weights: m.weights.map(round3) });
-      process.stdout.write(`\ncalibration fitted on ${pooled.length} samples of the development corpora pooled:\n${JSON.stringify({ answers: r(fit.answers), threshold: round3(fit.threshold), right: r(fit.right) })}\n`);
+      process.stdout.write(
+        `\ncalibration fitted on ${pooled.length} samples of the development corpora pooled:\n${JSON.stringify({ answers: r(fit.answers), threshold: round3(fit.threshold), right: r(fit.right) })}\n`,
+      );
     }
   }
   if (values.compare) printComparison(JSON.parse(await readFile(values.compare, 'utf8')) as Saved, reports, graded);

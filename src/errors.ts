@@ -89,7 +89,11 @@ export class ToolError extends Error {
 
 /** A call that must be confirmed before it runs; carries the token that confirms it on a second call. */
 export class ConfirmationRequiredError extends ToolError {
-  constructor(message: string, readonly token: string, readonly summary: string) {
+  constructor(
+    message: string,
+    readonly token: string,
+    readonly summary: string,
+  ) {
     super(message, 'confirmation_required', { confirmation_token: token, summary });
   }
 }

@@ -12,8 +12,20 @@ import type { Logger } from 'pino';
 export type { Logger };
 
 export const REDACT_PATHS = [
-  'apiKey', '*.apiKey', 'token', '*.token', 'authorization', '*.authorization', 'headers.authorization',
-  'req.headers.authorization', 'secret', '*.secret', 'password', '*.password', 'key', '*.key',
+  'apiKey',
+  '*.apiKey',
+  'token',
+  '*.token',
+  'authorization',
+  '*.authorization',
+  'headers.authorization',
+  'req.headers.authorization',
+  'secret',
+  '*.secret',
+  'password',
+  '*.password',
+  'key',
+  '*.key',
 ];
 
 const load = () => (createRequire(import.meta.url)('pino') as typeof import('pino')).pino;

@@ -59,7 +59,10 @@ export class Services {
   private readonly socialLazy = new Lazy<SocialModule>(() => import('./social/index.js'));
   private readonly outboundLazy = new Lazy<Outbound>(() => import('./net/outbound.js').then((m) => new m.Outbound(this.config, this.logger)));
 
-  constructor(readonly config: Config, readonly logger: Logger) {
+  constructor(
+    readonly config: Config,
+    readonly logger: Logger,
+  ) {
     this.confirmations = new ConfirmationLedger(config.policy, () => this.shared());
   }
 

@@ -76,7 +76,13 @@ describe('config', () => {
       },
     });
     expect(config.dataDir).toBe('s3://docs-prod/docent');
-    expect(storageOptions(config)).toEqual({ aws_access_key_id: 'AKIA', aws_secret_access_key: 'secret', aws_region: 'eu-west-1', aws_endpoint: 'http://127.0.0.1:9000', allow_http: 'true' });
+    expect(storageOptions(config)).toEqual({
+      aws_access_key_id: 'AKIA',
+      aws_secret_access_key: 'secret',
+      aws_region: 'eu-west-1',
+      aws_endpoint: 'http://127.0.0.1:9000',
+      allow_http: 'true',
+    });
     expect(config.redis).toEqual({ url: 'redis://127.0.0.1:6379/0', lockLeaseMs: 15000 });
     expect(loadConfig({ cwd: '/srv', env: { DOCENT_DATA_DIR: 'data' } }).dataDir).toBe('/srv/data');
     expect(storageOptions(loadConfig({ env: {} }))).toEqual({});

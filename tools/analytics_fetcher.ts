@@ -172,7 +172,7 @@ export const analytics_fetcher = defineTool({
     '(platform `code_host`, target `owner/repo`), total and last-90-days downloads of a Rust crate from crates.io ' +
     '(`rust_registry`, target the crate name), or last-week downloads of an npm package (`js_registry`, target the ' +
     'package name, scoped names like `@types/node` included). Use it to compare libraries or track a project. Not for ' +
-    'code search, release notes or private metrics; `code_host` needs the operator\'s GITHUB_TOKEN.',
+    "code search, release notes or private metrics; `code_host` needs the operator's GITHUB_TOKEN.",
   input,
   output,
   side_effects: 'external',

@@ -71,6 +71,9 @@ export const calculator = defineTool({
     if (exact && Number.isFinite(asNumber) && new Exact(asNumber).equals(result)) value.result_number = asNumber;
     if (!exact) value.precision = `${QUOTIENT_PRECISION} significant digits, rounded half to even (the quotient does not terminate)`;
     const symbol = { add: '+', subtract: '-', multiply: '×', divide: '÷' }[operation];
-    return { value, text: `${a} ${symbol} ${b} = ${text}${exact ? '' : ` (rounded to ${QUOTIENT_PRECISION} significant digits; the exact quotient does not terminate)`}` };
+    return {
+      value,
+      text: `${a} ${symbol} ${b} = ${text}${exact ? '' : ` (rounded to ${QUOTIENT_PRECISION} significant digits; the exact quotient does not terminate)`}`,
+    };
   },
 });

@@ -28,25 +28,25 @@ export const chat_webhook = defineTool({
   summary: 'Post to an incoming chat webhook on the configured host only',
   description:
     'Posts a message to a chat channel through an incoming webhook (Slack-compatible JSON: text, icon_emoji, username). ' +
-    'The webhook URL must be on the operator\'s chat webhook host (default hooks.slack.com) and look like ' +
+    "The webhook URL must be on the operator's chat webhook host (default hooks.slack.com) and look like " +
     'https://<host>/services/...; it is a secret, so it is never echoed back. The message leaves the machine for good, ' +
     'so every post is confirmed by the user first (an elicitation, or a confirmation token to repeat the call with). ' +
     'Use it to notify a team of a result. Not for reading channels or for social networks (use social_poster).',
   input: z.object({
     webhook_url: z.string().trim().min(1).max(2048).describe('Incoming webhook URL on the permitted host (a secret)'),
-    text: z.string().min(1).max(40_000).describe('Message text; the platform\'s markup (mrkdwn) is supported'),
+    text: z.string().min(1).max(40_000).describe("Message text; the platform's markup (mrkdwn) is supported"),
     icon_emoji: z
       .string()
       .regex(/^:[a-z0-9_+'-]{1,100}:$/, 'an emoji code such as :robot_face:')
       .optional()
-      .describe('Emoji code shown as the sender\'s icon, e.g. :robot_face:'),
+      .describe("Emoji code shown as the sender's icon, e.g. :robot_face:"),
     username: z.string().trim().min(1).max(80).optional().describe('Display name of the sender'),
   }),
   output,
   side_effects: 'mutating',
   cost_class: 'free',
   requires_secret: true,
-  hints: ['The webhook URL itself is the credential: it is redacted in every answer and log line.', 'Every post needs the user\'s confirmation.'],
+  hints: ['The webhook URL itself is the credential: it is redacted in every answer and log line.', "Every post needs the user's confirmation."],
   async handler({ webhook_url, text, icon_emoji, username }, ctx) {
     const target = checkWebhookUrl(webhook_url, ctx.config.services.chatWebhookHost);
     await ctx.confirm({

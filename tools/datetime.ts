@@ -1,15 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../src/catalog/definition.js';
 import { ToolError } from '../src/errors.js';
-import {
-  MAX_OFFSET_MINUTES,
-  RFC3339_EXAMPLE,
-  assertWritable,
-  formatOffset,
-  formatRfc3339,
-  parseRfc3339,
-  type ParsedInstant,
-} from '../src/time/rfc3339.js';
+import { MAX_OFFSET_MINUTES, RFC3339_EXAMPLE, assertWritable, formatOffset, formatRfc3339, parseRfc3339, type ParsedInstant } from '../src/time/rfc3339.js';
 
 const ACTIONS = ['now', 'parse', 'format', 'add', 'diff'] as const;
 const UNITS = ['seconds', 'minutes', 'hours', 'days'] as const;
@@ -20,13 +12,7 @@ const MS: Record<Unit, number> = { seconds: 1_000, minutes: 60_000, hours: 3_600
 const DURATION_BOUND: Record<Unit, number> = { days: 3_660_000, hours: 87_840_000, minutes: 5_270_400_000, seconds: 316_224_000_000 };
 
 const duration = (unit: Unit) =>
-  z
-    .number()
-    .int()
-    .min(-DURATION_BOUND[unit])
-    .max(DURATION_BOUND[unit])
-    .optional()
-    .describe(`Whole ${unit} to add (negative to subtract), for add`);
+  z.number().int().min(-DURATION_BOUND[unit]).max(DURATION_BOUND[unit]).optional().describe(`Whole ${unit} to add (negative to subtract), for add`);
 
 const momentSchema = z.object({
   utc: z.string().describe('RFC 3339 in UTC'),
@@ -189,7 +175,10 @@ export const datetime = defineTool({
         notes.push(...parsed.notes);
         const parts = { days: input.days, hours: input.hours, minutes: input.minutes, seconds: input.seconds };
         if (Object.values(parts).every((v) => v === undefined)) {
-          throw new ToolError('action "add" needs at least one of `days`, `hours`, `minutes`, `seconds` (whole numbers, negative to subtract).', 'invalid_arguments');
+          throw new ToolError(
+            'action "add" needs at least one of `days`, `hours`, `minutes`, `seconds` (whole numbers, negative to subtract).',
+            'invalid_arguments',
+          );
         }
         const addedMs = UNITS.reduce((sum, unit) => sum + (parts[unit] ?? 0) * MS[unit], 0);
         const offset = tz ?? parsed.offsetMinutes;

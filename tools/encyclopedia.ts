@@ -28,7 +28,7 @@ export const encyclopedia = defineTool({
   title: 'Encyclopedia summary (Wikipedia)',
   summary: 'Wikipedia page summary by near-exact title',
   description:
-    'Returns the Wikipedia summary of a known entity: title, the article\'s lead as plain text, a short description ' +
+    "Returns the Wikipedia summary of a known entity: title, the article's lead as plain text, a short description " +
     'and the article URL. Needs a near-exact page title ("Rust (programming language)", "Ada Lovelace"); redirects ' +
     'are followed. `lang` picks the language edition (default en). Use it for stable background facts about people, ' +
     'places, organisations, technologies and concepts. Not for current events, opinions or unknown titles: use ' +
@@ -61,7 +61,8 @@ export const encyclopedia = defineTool({
       );
     }
     if (response.status === 429) throw rateLimited('The Wikipedia API', response, detail());
-    if (response.status === 400) throw new ToolError(`Wikipedia cannot use "${title}" as a page title (${detail() ?? 'invalid title'}). Give a plain page title.`, 'invalid_arguments');
+    if (response.status === 400)
+      throw new ToolError(`Wikipedia cannot use "${title}" as a page title (${detail() ?? 'invalid title'}). Give a plain page title.`, 'invalid_arguments');
     if (response.status !== 200) throw upstreamFailure('The Wikipedia API', response, detail());
     const parsed = SUMMARY.safeParse(parseJson('The Wikipedia API', response));
     if (!parsed.success) throw malformed('The Wikipedia API', 'not a page summary');

@@ -2,7 +2,20 @@ import { z } from 'zod';
 import { actionInputShape, checkAction, defineActions } from '../src/catalog/actions.js';
 import { defineTool } from '../src/catalog/definition.js';
 import { ToolError } from '../src/errors.js';
-import { ENTRY_TYPES, MAX_LIST_DEPTH, MAX_LIST_ENTRIES, countBelow, hardLinked, listDirectory, readText, remove, tooLarge, typeOf, writeAtomic, type Existing } from '../src/workspace/files.js';
+import {
+  ENTRY_TYPES,
+  MAX_LIST_DEPTH,
+  MAX_LIST_ENTRIES,
+  countBelow,
+  hardLinked,
+  listDirectory,
+  readText,
+  remove,
+  tooLarge,
+  typeOf,
+  writeAtomic,
+  type Existing,
+} from '../src/workspace/files.js';
 import { MAX_FILE_BYTES, Workspace, codeOf, type ResolvedPath } from '../src/workspace/sandbox.js';
 
 /** The fields each operation reads: validation and field descriptions come from here. */
@@ -79,14 +92,14 @@ export const file_operations = defineTool({
   summary: 'Read, write, list, delete inside `./agent_workspace` (canonicalised paths, 512 KB cap, atomic writes)',
   description:
     'Read, write, list and delete UTF-8 text files in the agent workspace, a sandbox directory on the server ' +
-    '(`./agent_workspace` unless the operator chose another; over HTTP each API key\'s tenant has its own ' +
-    'folder in it, and sees no other tenant\'s files). `path` is relative to the workspace root ' +
+    "(`./agent_workspace` unless the operator chose another; over HTTP each API key's tenant has its own " +
+    "folder in it, and sees no other tenant's files). `path` is relative to the workspace root " +
     '(e.g. notes/plan.md); absolute paths, `..` above the root, and symbolic links that lead outside are refused. ' +
     `Files are at most ${MAX_FILE_BYTES} bytes (512 KB). ` +
     'Operations: `read` (the file text); `write` (create or replace a file with `content`, atomically; missing ' +
     'parent directories are created); `list` (entries of a directory with type and size, the root when `path` ' +
     'is omitted; `recursive` for the whole tree); `delete` (a file, a symbolic link itself, or an empty directory; ' +
-    'a non-empty directory needs `force: true`). Deletes always need the user\'s confirmation; writes may, depending ' +
+    "a non-empty directory needs `force: true`). Deletes always need the user's confirmation; writes may, depending " +
     'on the server\'s policy. When a call answers "confirmation required", show the summary to the user and, if they ' +
     'agree, repeat the call with the `confirmation_token` it gave. Use it for notes, drafts and intermediate ' +
     'results an agent keeps between steps. Not for binary files, files elsewhere on the machine, or the uploaded ' +
@@ -98,10 +111,7 @@ export const file_operations = defineTool({
   annotations: { openWorldHint: false },
   cost_class: 'free',
   requires_secret: false,
-  hints: [
-    'write replaces the whole file: read it first and send the full new text.',
-    'Deleting a symbolic link removes the link, never what it points to.',
-  ],
+  hints: ['write replaces the whole file: read it first and send the full new text.', 'Deleting a symbolic link removes the link, never what it points to.'],
   async handler(input, ctx) {
     const args = checkAction(SPEC, input);
     const { operation } = args;
@@ -111,7 +121,10 @@ export const file_operations = defineTool({
       const dir = Workspace.dirFor(ctx.config.workspaceDir, ctx.tenant, ctx.tenantBound);
       const code = codeOf(error);
       // A tenant folder must be a real directory: a link there is never followed.
-      const why = code === 'ELOOP' || (code === 'ENOTDIR' && sub !== undefined) ? `${code}: something other than a directory, such as a symbolic link, is there` : (code ?? String(error));
+      const why =
+        code === 'ELOOP' || (code === 'ENOTDIR' && sub !== undefined)
+          ? `${code}: something other than a directory, such as a symbolic link, is there`
+          : (code ?? String(error));
       throw new ToolError(
         `The agent workspace ${dir} cannot be created or opened (${why}). ` +
           'The operator can point DOCENT_WORKSPACE_DIR (or --workspace) at a writable directory.',
@@ -145,7 +158,8 @@ export const file_operations = defineTool({
         case 'write': {
           const data = Buffer.from(args.content, 'utf8');
           if (data.length > MAX_FILE_BYTES) throw tooLarge('The content', data.length);
-          if (requested.endsWith('/')) throw new ToolError(`Path ${JSON.stringify(requested)} ends with "/", which names a directory. Give a file name.`, 'invalid_path');
+          if (requested.endsWith('/'))
+            throw new ToolError(`Path ${JSON.stringify(requested)} ends with "/", which names a directory. Give a file name.`, 'invalid_path');
           const checkWritable = (t: ResolvedPath) => {
             if (t.path === '') throw new ToolError('write needs a file path, not the workspace root.', 'invalid_path');
             if (t.stat?.isDirectory()) throw new ToolError(`${t.path} is a directory; write needs a file path.`, 'is_a_directory');
@@ -178,7 +192,10 @@ export const file_operations = defineTool({
               throw new ToolError(`${target.path} is a ${typeOf(target.stat)}, not a directory. Use operation "read" for a file.`, 'not_a_directory');
             }
             const { entries, truncated } = await listDirectory(target, args.recursive === true);
-            const lines = entries.map((e) => `${e.type === 'directory' ? 'd' : e.type === 'symlink' ? 'l' : e.type === 'file' ? 'f' : '?'} ${e.path}${e.size === undefined ? '' : ` (${bytes(e.size)})`}`);
+            const lines = entries.map(
+              (e) =>
+                `${e.type === 'directory' ? 'd' : e.type === 'symlink' ? 'l' : e.type === 'file' ? 'f' : '?'} ${e.path}${e.size === undefined ? '' : ` (${bytes(e.size)})`}`,
+            );
             const header = `${entriesCount(entries.length)} in ${shown(target)}${truncated ? ` (truncated at ${MAX_LIST_DEPTH} levels or ${MAX_LIST_ENTRIES} entries; list a subdirectory for more)` : ''}`;
             const value: Output = { operation, path: target.path, entries, truncated };
             return { value, text: [header, ...lines].join('\n') };
@@ -198,7 +215,10 @@ export const file_operations = defineTool({
                   'not_empty',
                 );
               }
-              const summary = count === 0 ? `Delete the empty directory ${target.path}` : `Delete the directory ${target.path} and the ${entriesCount(more ? `${count}+` : count)} below it`;
+              const summary =
+                count === 0
+                  ? `Delete the empty directory ${target.path}`
+                  : `Delete the directory ${target.path} and the ${entriesCount(more ? `${count}+` : count)} below it`;
               return { kind, summary, stat: target.stat };
             }
             if (kind === 'symlink') return { kind, summary: `Delete the symbolic link ${target.path} (what it points to is not touched)`, stat: target.stat };

@@ -113,12 +113,12 @@ export const pricing_manager = defineTool({
   title: 'Pricing plans',
   summary: 'Per-tenant pricing plans, exact revenue projections, rule-based tier suggestions',
   description:
-    'Keeps the pricing plans of a tenant\'s API and reasons about them. Actions: `create_plan` (name, price_usd ' +
+    "Keeps the pricing plans of a tenant's API and reasons about them. Actions: `create_plan` (name, price_usd " +
     'per month, requests_per_month, features; names are unique per tenant, repeating an identical plan is harmless, ' +
     'different terms under an existing name are refused), `list_plans`, `project_revenue` (subscribers: plan name → ' +
     'expected subscriber count; monthly and annual revenue per plan and in total, exact to the cent, unknown plan ' +
     'names reported), `suggest_pricing` (category: free/paid/scale tiers from stated rules, compared with the ' +
-    'tenant\'s plans). Use it when planning or checking an API\'s pricing. Not for billing or charging anyone, and ' +
+    "tenant's plans). Use it when planning or checking an API's pricing. Not for billing or charging anyone, and " +
     'its suggestions are rules of thumb, not market data.',
   input: z.object({ ...actionInputShape(SPEC), tenant_id: tenantIdInput }),
   output,
@@ -147,7 +147,9 @@ export const pricing_manager = defineTool({
           features: args.features ?? [],
         });
         const value: Output = { ...base, created, plan: shown(row) };
-        const text = created ? `Created plan ${planLine(row)} (id ${row.id}).` : `Plan "${row.name}" already exists with exactly these terms; nothing changed. ${planLine(row)}.`;
+        const text = created
+          ? `Created plan ${planLine(row)} (id ${row.id}).`
+          : `Plan "${row.name}" already exists with exactly these terms; nothing changed. ${planLine(row)}.`;
         return { value, text };
       }
       case 'list_plans': {
@@ -164,13 +166,17 @@ export const pricing_manager = defineTool({
         }
         const rows = await plans.list(tenant);
         if (rows.length === 0) {
-          throw new ToolError(`Tenant "${tenant}" has no pricing plans to project: create them with action create_plan first.`, 'not_found', { field: 'subscribers' });
+          throw new ToolError(`Tenant "${tenant}" has no pricing plans to project: create them with action create_plan first.`, 'not_found', {
+            field: 'subscribers',
+          });
         }
         const projection = projectRevenue(rows, subscribers);
         const lines = projection.plans.map(
           (p) => `- ${p.name}: ${p.subscribers} × $${p.price_usd} = $${p.monthly_revenue_usd}/month, $${p.annual_revenue_usd}/year`,
         );
-        lines.push(`Total: ${projection.total.subscribers} subscribers, $${projection.total.monthly_revenue_usd}/month, $${projection.total.annual_revenue_usd}/year.`);
+        lines.push(
+          `Total: ${projection.total.subscribers} subscribers, $${projection.total.monthly_revenue_usd}/month, $${projection.total.annual_revenue_usd}/year.`,
+        );
         if (projection.unknown_plans.length) {
           lines.push(
             `Not counted: ${projection.unknown_plans.map((n) => `"${n}"`).join(', ')} ${projection.unknown_plans.length === 1 ? 'is not a plan' : 'are not plans'} of tenant "${tenant}" ` +
@@ -184,7 +190,10 @@ export const pricing_manager = defineTool({
         const suggestion = suggestPricing(args.category, await plans.list(tenant));
         const lines = [
           `Cost profile: ${suggestion.cost_profile}. ${suggestion.profile_reason}`,
-          ...suggestion.tiers.map((t) => `- ${t.tier}: $${t.price_usd}/month, ${t.requests_per_month.toLocaleString('en-US')} requests ($${t.usd_per_1000_requests} per 1,000). ${t.rationale}`),
+          ...suggestion.tiers.map(
+            (t) =>
+              `- ${t.tier}: $${t.price_usd}/month, ${t.requests_per_month.toLocaleString('en-US')} requests ($${t.usd_per_1000_requests} per 1,000). ${t.rationale}`,
+          ),
           ...(suggestion.comparison.length ? ['Your plans:', ...suggestion.comparison.map((c) => `- ${c.plan}: ${c.assessment}`)] : []),
           ...suggestion.gaps,
           `Rules: ${suggestion.rules.join(' ')}`,

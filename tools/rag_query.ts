@@ -11,11 +11,16 @@ export function renderQueryResult(result: QueryResult): string {
   const percent = `${Math.min(99, Math.max(1, Math.round(result.confidence * 100)))}%`;
   // Sources from several document sets name their set: two sets may hold the same path.
   const sets = new Set(result.sources.map((s) => s.library)).size > 1;
-  const sources = result.sources.map((s, i) => `[${i + 1}] ${s.title}${sets ? ` (${s.library})` : ''}${s.section ? ` › ${s.section}` : ''}${s.url ? ` <${s.url}>` : ''}`);
+  const sources = result.sources.map(
+    (s, i) => `[${i + 1}] ${s.title}${sets ? ` (${s.library})` : ''}${s.section ? ` › ${s.section}` : ''}${s.url ? ` <${s.url}>` : ''}`,
+  );
   if (!result.grounded) {
     const closest = sources.length ? `\nClosest documents (they do not answer it):\n${sources.join('\n')}` : '';
-    return `No match in the documentation (confidence that it answers this: ${percent}). ${result.reason ?? ''}`.trim() +
-      '\nTell the user the documentation does not cover this; do not guess or name APIs it does not mention.' + closest;
+    return (
+      `No match in the documentation (confidence that it answers this: ${percent}). ${result.reason ?? ''}`.trim() +
+      '\nTell the user the documentation does not cover this; do not guess or name APIs it does not mention.' +
+      closest
+    );
   }
   return `${result.answer ?? ''}\n\nSources:\n${sources.join('\n')}\nConfidence: ${percent}`;
 }
@@ -26,14 +31,13 @@ async function modelFor(ctx: ToolContext): Promise<Complete | undefined> {
   const access = await ctx.services.model();
   if (!access.endpointConfigured && !ctx.client.sample) return undefined;
   const model = access.resolve(ctx.client);
-  return async ({ system, user, signal }) =>
-    (await model.complete({ system, messages: [{ role: 'user', content: user }], signal, maxTokens: 700 })).text;
+  return async ({ system, user, signal }) => (await model.complete({ system, messages: [{ role: 'user', content: user }], signal, maxTokens: 700 })).text;
 }
 
 export const rag_query = defineTool({
   name: 'rag_query',
   title: 'Ask the documentation',
-  summary: 'Grounded answer from the tenant\'s documentation, or an honest no-match',
+  summary: "Grounded answer from the tenant's documentation, or an honest no-match",
   description:
     'Answers a question from the documentation the operator uploaded to docent, with the passages quoted, their ' +
     'sources (sources[0] is the primary one) and a calibrated confidence. Use it for any question about the ' +
@@ -60,17 +64,14 @@ export const rag_query = defineTool({
       .describe(
         'Optional: up to 12 terms the documentation itself would likely use for what is asked (feature, option, ' +
           'setting, command or API names), from your own knowledge of the product, when the question is in the ' +
-          'user\'s words. They widen the search; the answer still comes only from the documentation.',
+          "user's words. They widen the search; the answer still comes only from the documentation.",
       ),
   }),
   output: QueryResultSchema,
   side_effects: 'none',
   cost_class: 'free',
   requires_secret: false,
-  hints: [
-    'grounded: false means no match: say the documentation does not cover it.',
-    'confidence is a probability; show it as a percentage.',
-  ],
+  hints: ['grounded: false means no match: say the documentation does not cover it.', 'confidence is a probability; show it as a percentage.'],
   async handler({ question, top_k, keywords, library }, ctx) {
     const index = await (await ctx.services.docs()).forTenant(ctx.tenant);
     const complete = await modelFor(ctx);
@@ -79,7 +80,8 @@ export const rag_query = defineTool({
     // already wrote the question for the documentation).
     if (ctx.config.docs.rewrite === 'auto' && ctx.client.sample && ctx.lineage.depth === 0) {
       const sample = ctx.client.sample.bind(ctx.client);
-      const rewriter: Complete = ({ system, user, signal }) => sample({ system, messages: [{ role: 'user', text: user }], maxTokens: 80, temperature: 0 }, signal);
+      const rewriter: Complete = ({ system, user, signal }) =>
+        sample({ system, messages: [{ role: 'user', text: user }], maxTokens: 80, temperature: 0 }, signal);
       const rewritten = await rewriteQuestion(rewriter, question, ctx.config.docs.rewriteTimeoutMs, ctx.signal);
       if (rewritten) alternatives.push(rewritten);
     }

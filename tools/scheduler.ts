@@ -96,7 +96,7 @@ export const scheduler = defineTool({
   title: 'Launch scheduler',
   summary: 'Per-tenant launch tasks, overdue checks, a −14…+30-day launch timeline',
   description:
-    'Plans a tenant\'s launch campaign as dated tasks. Actions: `add_task` (label, category, due_date ' +
+    "Plans a tenant's launch campaign as dated tasks. Actions: `add_task` (label, category, due_date " +
     'YYYY-MM-DD, optional description); to lay out the standard launch timeline instead, call add_task with ' +
     'category "launch", the launch date as due_date and NO label: it creates the sequence from 14 days before ' +
     'launch to 30 days after (preparation, content, community, launch day, follow-up), once per launch date. ' +
@@ -111,10 +111,7 @@ export const scheduler = defineTool({
   annotations: { destructiveHint: false, openWorldHint: false },
   cost_class: 'free',
   requires_secret: false,
-  hints: [
-    'Dates are calendar dates in UTC, YYYY-MM-DD.',
-    'Launch timeline: add_task with category "launch", due_date = launch date, and no label.',
-  ],
+  hints: ['Dates are calendar dates in UTC, YYYY-MM-DD.', 'Launch timeline: add_task with category "launch", due_date = launch date, and no label.'],
   async handler(input, ctx) {
     const tenant = resolveTenant(ctx, input.tenant_id);
     const args = checkAction(SPEC, input);

@@ -43,7 +43,7 @@ const post = z.object({
   status: z.enum(POST_STATUSES),
   scheduled_at: z.string().nullable(),
   posted_at: z.string().nullable(),
-  external_id: z.string().nullable().describe('The platform\'s id of the published post'),
+  external_id: z.string().nullable().describe("The platform's id of the published post"),
   url: z.string().nullable(),
   error: z.string().nullable().describe('Why the last send failed, for failed posts'),
   attempts: z.number().int(),
@@ -90,8 +90,8 @@ export const social_poster = defineTool({
   title: 'Social posts',
   summary: 'Per-tenant drafts, scheduling and confirmed posting (Mastodon, LinkedIn, Discord, Reddit)',
   description:
-    'Drafts, schedules and publishes a tenant\'s social posts for a launch campaign. Actions: `create_draft` ' +
-    '(platform, content; refused when the text is over the platform\'s limit: microblog 280, professional_network ' +
+    "Drafts, schedules and publishes a tenant's social posts for a launch campaign. Actions: `create_draft` " +
+    "(platform, content; refused when the text is over the platform's limit: microblog 280, professional_network " +
     '3000, chat_community 2000, launch_site 260 characters), `list_posts` (optional platform filter), `schedule` ' +
     '(post_id, scheduled_at: an ISO 8601 date-time in the future; marks the post as planned, docent does not ' +
     'publish it by itself), `post` (post_id: publishes it now on the connected account; the user must confirm the ' +
@@ -104,7 +104,7 @@ export const social_poster = defineTool({
   requires_secret: true,
   hints: [
     'post always asks the user to confirm the exact text before it is published.',
-    'Posting needs the platform\'s credentials configured by the operator; the error names the variable when one is missing.',
+    "Posting needs the platform's credentials configured by the operator; the error names the variable when one is missing.",
   ],
   async handler(input, ctx) {
     const tenant = resolveTenant(ctx, input.tenant_id);
@@ -167,7 +167,10 @@ export const social_poster = defineTool({
         }
         const { adapterFor, SendFailure } = await ctx.services.social();
         const adapter = adapterFor(current.platform);
-        const missing = adapter.settings(ctx.config).filter((s) => !s.present).map((s) => s.env);
+        const missing = adapter
+          .settings(ctx.config)
+          .filter((s) => !s.present)
+          .map((s) => s.env);
         if (missing.length) {
           throw new ToolError(
             `Posting to ${current.platform} (${adapter.service}) needs ${missing.join(' and ')}, which ${missing.length === 1 ? 'is' : 'are'} not set. ` +
@@ -178,7 +181,11 @@ export const social_poster = defineTool({
         }
         const schedule = current.status === 'scheduled' ? ` (scheduled for ${current.scheduled_at}; publishing now)` : '';
         const retry = current.status === 'failed' ? ` (retry after: ${current.error})` : '';
-        await ctx.confirm({ kind: 'send', summary: `Publish post ${current.id} as ${adapter.describe(ctx.config)}${schedule}${retry}`, preview: current.content });
+        await ctx.confirm({
+          kind: 'send',
+          summary: `Publish post ${current.id} as ${adapter.describe(ctx.config)}${schedule}${retry}`,
+          preview: current.content,
+        });
 
         const timeoutMs = ctx.config.social.timeoutSeconds * 1000;
         const claim = await posts.claim(tenant, postId, { staleAfterMs: timeoutMs + 60_000, deduplicates: adapter.deduplicates, service: adapter.service });
@@ -187,7 +194,12 @@ export const social_poster = defineTool({
         }
         try {
           const endpoint = (await ctx.services.outbound()).service(adapter.endpoint);
-          const delivered = await adapter.send(ctx.config, endpoint, { content: claim.post.content, idempotencyKey: claim.post.idempotency_key, timeoutMs, signal: ctx.signal });
+          const delivered = await adapter.send(ctx.config, endpoint, {
+            content: claim.post.content,
+            idempotencyKey: claim.post.idempotency_key,
+            timeoutMs,
+            signal: ctx.signal,
+          });
           const row = await posts.markPosted(tenant, postId, delivered);
           ctx.logger.info({ post: postId, platform: row.platform, external_id: row.external_id }, 'post published');
           return {

@@ -13,8 +13,8 @@ export const spawn_sub_agent = defineTool({
     'fact-checks it, then returns the answer with a verdict (verified, partially_verified, unverified), the claims ' +
     'checked, the steps it took and its wall time. The preset shapes the child: its instructions and the only tools it ' +
     `may use (${PRESET_NAMES.join(', ')}; default ${DEFAULT_PRESET}). Use it to delegate a sub-task that needs several ` +
-    'tool calls, or one whose answer should be checked against tool results and the tenant\'s documentation. Not for a ' +
-    'single tool call (call that tool), and not for actions that need the user\'s confirmation (deleting, posting, ' +
+    "tool calls, or one whose answer should be checked against tool results and the tenant's documentation. Not for a " +
+    "single tool call (call that tool), and not for actions that need the user's confirmation (deleting, posting, " +
     'paid calls beyond the budget): a sub-agent cannot confirm them. Needs a language model: DOCENT_LLM_BASE_URL and ' +
     'DOCENT_LLM_MODEL, or a client that supports MCP sampling.',
   input: z.object({
@@ -27,7 +27,7 @@ export const spawn_sub_agent = defineTool({
     preset: z
       .enum(PRESET_NAMES)
       .default(DEFAULT_PRESET)
-      .describe('The child\'s behaviour and tool set. A planner_executor may not spawn another planner_executor.'),
+      .describe("The child's behaviour and tool set. A planner_executor may not spawn another planner_executor."),
     timeout_secs: z
       .number()
       .positive()
@@ -52,11 +52,9 @@ export const spawn_sub_agent = defineTool({
       import('../src/agents/render.js'),
       import('./index.js'),
     ]);
-    const result = await runSubAgent(
-      { prompt: input.prompt, preset: findPreset(input.preset)!, timeoutMs: Math.round(input.timeout_secs * 1000) },
-      ctx,
-      { lookup: findTool },
-    );
+    const result = await runSubAgent({ prompt: input.prompt, preset: findPreset(input.preset)!, timeoutMs: Math.round(input.timeout_secs * 1000) }, ctx, {
+      lookup: findTool,
+    });
     return { value: result, text: renderResult(result) };
   },
 });

@@ -30,7 +30,7 @@ export const web_search = defineTool({
     'Searches the web (Brave Search or Tavily, as the operator configured) and returns ranked results with title, ' +
     `URL, plain-text snippet and score; at most ${WEB_SEARCH_RESULT_CAP} per call. Use it when you have keywords or a ` +
     'question but no URL: current events, finding the right page or title, facts outside the uploaded documentation. ' +
-    'Each call is a paid API request: confirmed automatically for agents within the operator\'s budget, otherwise ' +
+    "Each call is a paid API request: confirmed automatically for agents within the operator's budget, otherwise " +
     'explicitly. When the URL is already known, do not search: fetch it with a crawler tool if one is available ' +
     '(rss_feed for feeds). For papers use preprint_search; for encyclopedic background, encyclopedia.',
   input: z.object({

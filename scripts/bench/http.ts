@@ -79,11 +79,21 @@ interface Sent {
 
 function send(agent: Agent, port: number, method: string, pathName: string, headers: Record<string, string>, body?: string): Promise<Sent> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method, path: pathName, agent, headers: { ...headers, ...(body ? { 'content-length': String(Buffer.byteLength(body)) } : {}) } }, (res) => {
-      const parts: Buffer[] = [];
-      res.on('data', (c: Buffer) => parts.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(parts).toString('utf8'), headers: res.headers }));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path: pathName,
+        agent,
+        headers: { ...headers, ...(body ? { 'content-length': String(Buffer.byteLength(body)) } : {}) },
+      },
+      (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (c: Buffer) => parts.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(parts).toString('utf8'), headers: res.headers }));
+      },
+    );
     req.once('error', reject);
     req.end(body);
   });
@@ -136,7 +146,9 @@ export async function run(): Promise<Record<string, unknown>> {
   try {
     const exec = promisify(execFile);
     await exec(process.execPath, [CLI, 'ingest', path.join(ROOT, 'test', 'fixtures', 'docs'), '--tenant', 'bench'], { env, cwd: root });
-    const created = JSON.parse((await exec(process.execPath, [CLI, 'keys', 'create', '--tenant', 'bench', '--plan', 'pro', '--json'], { env, cwd: root })).stdout) as { key: string };
+    const created = JSON.parse(
+      (await exec(process.execPath, [CLI, 'keys', 'create', '--tenant', 'bench', '--plan', 'pro', '--json'], { env, cwd: root })).stdout,
+    ) as { key: string };
     const auth = { authorization: `Bearer ${created.key}`, 'content-type': 'application/json' };
 
     const bare = await startServer(['-e', BARE_SERVER], env, (l) => (/^listening (\d+)/.exec(l) ? Number(/^listening (\d+)/.exec(l)![1]) : undefined));
@@ -154,13 +166,33 @@ export async function run(): Promise<Record<string, unknown>> {
 
     // One MCP session for the tool calls.
     const mcpHeaders = { ...auth, accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
-    const init = await send(agent, docent.port, 'POST', '/mcp', mcpHeaders, JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } }));
+    const init = await send(
+      agent,
+      docent.port,
+      'POST',
+      '/mcp',
+      mcpHeaders,
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+      }),
+    );
     const session = init.headers['mcp-session-id'];
     if (init.status !== 200 || typeof session !== 'string') throw new Error(`MCP initialize failed: ${init.status} ${init.body}`);
     const inSession = { ...mcpHeaders, 'mcp-session-id': session };
     await send(agent, docent.port, 'POST', '/mcp', inSession, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
     let id = 1;
-    const mcpCall = () => send(agent, docent.port, 'POST', '/mcp', inSession, JSON.stringify({ jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name: 'calculator', arguments: { operation: 'add', a: 1, b: 2 } } }));
+    const mcpCall = () =>
+      send(
+        agent,
+        docent.port,
+        'POST',
+        '/mcp',
+        inSession,
+        JSON.stringify({ jsonrpc: '2.0', id: id++, method: 'tools/call', params: { name: 'calculator', arguments: { operation: 'add', a: 1, b: 2 } } }),
+      );
     const mcpOk = (s: Sent) => s.status === 200 && s.body.includes('"result"') && !s.body.includes('"isError":true');
 
     for (const [one, check] of [[bareCall], [restCall], [mcpCall, mcpOk]] as const) await load(WARMUP, CONCURRENCY, one, check);
@@ -179,7 +211,12 @@ export async function run(): Promise<Record<string, unknown>> {
     }
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 
-    const questions = ['How do I install without dev dependencies?', 'What does nestedKey do?', 'How do I rotate log files?', 'Which Node.js versions are supported?'];
+    const questions = [
+      'How do I install without dev dependencies?',
+      'What does nestedKey do?',
+      'How do I rotate log files?',
+      'Which Node.js versions are supported?',
+    ];
     let q = 0;
     const ragCall = () => send(agent, docent.port, 'POST', '/v1/tools/rag_query', auth, JSON.stringify({ question: questions[q++ % questions.length] }));
     await load(40, RAG_CONCURRENCY, ragCall);

@@ -26,7 +26,12 @@ export const name = 'replicas';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const CLI = path.join(ROOT, 'dist', 'src', 'cli', 'main.js');
 const FIXTURES = path.join(ROOT, 'test', 'fixtures', 'docs');
-const QUESTIONS = ['How do I install without dev dependencies?', 'What does nestedKey do?', 'How do I rotate log files?', 'Which Node.js versions are supported?'];
+const QUESTIONS = [
+  'How do I install without dev dependencies?',
+  'What does nestedKey do?',
+  'How do I rotate log files?',
+  'Which Node.js versions are supported?',
+];
 const ROUNDS = 3;
 const QUERIES = 40;
 const REQUESTS = 300;
@@ -124,7 +129,14 @@ export async function run(): Promise<Record<string, unknown>> {
     const remote = await storageFigures(s3overrides);
 
     // HTTP: one tenant with the fixture documentation, a pro key without per-minute limit.
-    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: root, ...s3env, DOCENT_REDIS_URL: redis.url, DOCENT_LOG_LEVEL: 'info', DOCENT_PRO_REQUESTS_PER_MINUTE: '0' };
+    const env = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: root,
+      ...s3env,
+      DOCENT_REDIS_URL: redis.url,
+      DOCENT_LOG_LEVEL: 'info',
+      DOCENT_PRO_REQUESTS_PER_MINUTE: '0',
+    };
     const { stdout } = await promisify(execFile)(process.execPath, [CLI, 'keys', 'create', '--tenant', 'http', '--plan', 'pro', '--json'], { env, cwd: root });
     const key = (JSON.parse(stdout) as { key: string }).key;
     await promisify(execFile)(process.execPath, [CLI, 'ingest', FIXTURES, '--tenant', 'http'], { env, cwd: root });

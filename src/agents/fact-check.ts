@@ -23,13 +23,35 @@ export interface FactCheck {
 }
 
 const STOPWORDS = new Set(
-  ('a an and are as at be been being but by can could did do does for from had has have how i if in into is it its ' +
+  (
+    'a an and are as at be been being but by can could did do does for from had has have how i if in into is it its ' +
     'may might more most must no not of on or our over should so some such than that the their them then there these ' +
     'they this those through to too under up us was we were what when where which while who why will with would you ' +
     'your also about after all any because before between both each few further here just only other own same very ' +
-    'via using used use per across within without however therefore thus').split(' '),
+    'via using used use per across within without however therefore thus'
+  ).split(' '),
 );
-const GENERIC_ACRONYMS = new Set(['I', 'OK', 'API', 'APIS', 'URL', 'URLS', 'HTTP', 'HTTPS', 'JSON', 'CSV', 'UTC', 'ID', 'IDS', 'AM', 'PM', 'FAQ', 'TODO', 'NOTE', 'TL;DR']);
+const GENERIC_ACRONYMS = new Set([
+  'I',
+  'OK',
+  'API',
+  'APIS',
+  'URL',
+  'URLS',
+  'HTTP',
+  'HTTPS',
+  'JSON',
+  'CSV',
+  'UTC',
+  'ID',
+  'IDS',
+  'AM',
+  'PM',
+  'FAQ',
+  'TODO',
+  'NOTE',
+  'TL;DR',
+]);
 const ABBREVIATIONS = new Set(['e.g', 'i.e', 'etc', 'vs', 'cf', 'approx']);
 const NUMBER = /^[-+−]?[$€£]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?%?$/;
 const NUMBERS_IN_TEXT = /(?<![\w.])[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w])/g;

@@ -48,9 +48,6 @@ export function childToolNames(preset: Preset, parent: Lineage, isRegistered: (n
   const parentTools = parent.preset === undefined ? undefined : (findPreset(parent.preset)?.tools ?? []);
   const child: Lineage = { depth: parent.depth + 1, preset: preset.name };
   return preset.tools.filter(
-    (name) =>
-      isRegistered(name) &&
-      (parentTools === undefined || parentTools.includes(name)) &&
-      !(name === SPAWN_TOOL && !maySpawnAt(child)),
+    (name) => isRegistered(name) && (parentTools === undefined || parentTools.includes(name)) && !(name === SPAWN_TOOL && !maySpawnAt(child)),
   );
 }

@@ -25,10 +25,12 @@ export function readPlan(text: string): string[] {
   if (json.startsWith('{') || json.startsWith('[')) {
     try {
       const parsed = JSON.parse(json) as unknown;
-      const list = Array.isArray(parsed)
-        ? parsed
-        : [(parsed as Record<string, unknown>).plan, (parsed as Record<string, unknown>).steps].find(Array.isArray);
-      if (Array.isArray(list)) return list.map(describe).filter((s): s is string => Boolean(s)).slice(0, MAX_PLAN_STEPS);
+      const list = Array.isArray(parsed) ? parsed : [(parsed as Record<string, unknown>).plan, (parsed as Record<string, unknown>).steps].find(Array.isArray);
+      if (Array.isArray(list))
+        return list
+          .map(describe)
+          .filter((s): s is string => Boolean(s))
+          .slice(0, MAX_PLAN_STEPS);
     } catch {
       // Not JSON after all: read it as lines.
     }

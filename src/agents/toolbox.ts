@@ -38,9 +38,7 @@ export interface CallResult {
 
 /** Arguments as a short line: long strings clipped, the whole capped. */
 export function summariseArgs(args: Record<string, unknown>): string {
-  const clipped = JSON.stringify(args, (_key, value: unknown) =>
-    typeof value === 'string' && value.length > 80 ? `${value.slice(0, 77)}...` : value,
-  );
+  const clipped = JSON.stringify(args, (_key, value: unknown) => (typeof value === 'string' && value.length > 80 ? `${value.slice(0, 77)}...` : value));
   return clipped.length > 300 ? `${clipped.slice(0, 297)}...` : clipped;
 }
 
@@ -131,7 +129,13 @@ export class Toolbox {
     try {
       parsed = JSON.parse(call.arguments || '{}');
     } catch (error) {
-      return { ...base, refusal: { code: 'invalid_arguments', message: `The arguments for ${call.name} are not valid JSON (${(error as Error).message}). Send one JSON object.` } };
+      return {
+        ...base,
+        refusal: {
+          code: 'invalid_arguments',
+          message: `The arguments for ${call.name} are not valid JSON (${(error as Error).message}). Send one JSON object.`,
+        },
+      };
     }
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
       return { ...base, refusal: { code: 'invalid_arguments', message: `The arguments for ${call.name} must be a JSON object.` } };

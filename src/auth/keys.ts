@@ -77,7 +77,10 @@ export class ApiKeys {
   private snapshot?: { at: number; byId: Map<string, KeyRow> };
   private loading?: Promise<{ at: number; byId: Map<string, KeyRow> }>;
 
-  constructor(private readonly table: RecordTable<KeyRow>, private readonly now: () => Date = () => new Date()) {}
+  constructor(
+    private readonly table: RecordTable<KeyRow>,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   static async open(services: Services): Promise<ApiKeys> {
     const store = await services.store();

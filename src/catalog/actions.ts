@@ -67,9 +67,14 @@ function usesOf(spec: ActionSpec, field: string): string {
 export function actionInputShape<S extends ActionSpec>(spec: S) {
   const actions = Object.keys(spec.actions) as [Actions<S>, ...Actions<S>[]];
   const fields = Object.fromEntries(
-    Object.entries(spec.fields as Record<string, ActionField>).map(([name, field]) => [name, field.schema.optional().describe(`${field.doc}. ${usesOf(spec, name)}`)]),
+    Object.entries(spec.fields as Record<string, ActionField>).map(([name, field]) => [
+      name,
+      field.schema.optional().describe(`${field.doc}. ${usesOf(spec, name)}`),
+    ]),
   ) as { [F in keyof S['fields']]: z.ZodOptional<S['fields'][F]['schema']> };
-  return { [spec.selector]: z.enum(actions).describe(spec.selectorDoc), ...fields } as { [K in S['selector']]: z.ZodEnum<{ [A in Actions<S>]: A }> } & typeof fields;
+  return { [spec.selector]: z.enum(actions).describe(spec.selectorDoc), ...fields } as {
+    [K in S['selector']]: z.ZodEnum<{ [A in Actions<S>]: A }>;
+  } & typeof fields;
 }
 
 const quoted = (names: readonly string[]) => names.map((f) => `\`${f}\``).join(', ');
@@ -96,7 +101,9 @@ export function checkAction<S extends ActionSpec>(spec: S, args: Record<string, 
     const value = args[field];
     if (needOf(use!) === 'required' && value === undefined) {
       const doc = (spec.fields as Record<string, ActionField>)[field]!.doc;
-      throw new ToolError(`\`${field}\` is required for ${action}: ${doc.charAt(0).toLowerCase()}${doc.slice(1)}. Nothing was changed.`, 'invalid_arguments', { field });
+      throw new ToolError(`\`${field}\` is required for ${action}: ${doc.charAt(0).toLowerCase()}${doc.slice(1)}. Nothing was changed.`, 'invalid_arguments', {
+        field,
+      });
     }
   }
   return args as ActionArgs<S>;

@@ -42,9 +42,7 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
 }
 
 /** Identity with inference: lets a tool file declare its definition with full typing of input and output. */
-export function defineTool<I extends z.ZodObject, O extends z.ZodType = z.ZodType>(
-  tool: ToolDefinition<I, O>,
-): ToolDefinition<I, O> {
+export function defineTool<I extends z.ZodObject, O extends z.ZodType = z.ZodType>(tool: ToolDefinition<I, O>): ToolDefinition<I, O> {
   return tool;
 }
 

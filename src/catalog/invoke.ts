@@ -29,8 +29,7 @@ export interface CallEnvironment {
 }
 
 export type ToolCallOutcome =
-  | { ok: true; value: unknown; text: string; structured: boolean }
-  | { ok: false; code: ToolErrorCode; message: string; details?: Record<string, unknown> };
+  { ok: true; value: unknown; text: string; structured: boolean } | { ok: false; code: ToolErrorCode; message: string; details?: Record<string, unknown> };
 
 function render(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value, null, 2);
@@ -122,7 +121,11 @@ export async function invokeTool(tool: AnyTool, rawArgs: unknown, env: CallEnvir
       if (!checked.success) {
         const id = randomUUID();
         log.error({ id, issues: checked.error.issues }, 'tool produced output that does not match its schema');
-        return { ok: false, code: 'internal_error', message: `${tool.name} failed internally (reference ${id}). Try again; if it persists, report the reference to the operator.` };
+        return {
+          ok: false,
+          code: 'internal_error',
+          message: `${tool.name} failed internally (reference ${id}). Try again; if it persists, report the reference to the operator.`,
+        };
       }
       return { ok: true, value: checked.data, text: result.text ?? render(checked.data), structured: true };
     }
@@ -143,6 +146,10 @@ export async function invokeTool(tool: AnyTool, rawArgs: unknown, env: CallEnvir
     }
     const id = randomUUID();
     log.error({ id, err: error }, 'tool failed unexpectedly');
-    return { ok: false, code: 'internal_error', message: `${tool.name} failed internally (reference ${id}). Try again; if it persists, report the reference to the operator.` };
+    return {
+      ok: false,
+      code: 'internal_error',
+      message: `${tool.name} failed internally (reference ${id}). Try again; if it persists, report the reference to the operator.`,
+    };
   }
 }

@@ -51,7 +51,8 @@ export function withoutTypeArrays(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(withoutTypeArrays);
   if (!node || typeof node !== 'object') return node;
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) out[key] = key === 'enum' || key === 'const' || key === 'default' || key === 'examples' ? value : withoutTypeArrays(value);
+  for (const [key, value] of Object.entries(node))
+    out[key] = key === 'enum' || key === 'const' || key === 'default' || key === 'examples' ? value : withoutTypeArrays(value);
   if (!Array.isArray(out.type)) return out;
   const types = out.type as string[];
   const kept: Record<string, unknown> = {};
@@ -115,7 +116,5 @@ export function annotationsFor(sideEffects: SideEffects, title?: string): ToolAn
 
 /** "`a.b`: message" lines for a failed parse, phrased for the model that sent the arguments. */
 export function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => `${issue.path.length ? `\`${issue.path.join('.')}\`` : 'arguments'}: ${issue.message}`)
-    .join('; ');
+  return error.issues.map((issue) => `${issue.path.length ? `\`${issue.path.join('.')}\`` : 'arguments'}: ${issue.message}`).join('; ');
 }

@@ -43,7 +43,7 @@ function mainHelp(): string {
     'Commands:',
     ...lines,
     '',
-    'Run `docent <command> --help` for a command\'s options.',
+    "Run `docent <command> --help` for a command's options.",
     '',
     'Configuration flags (every command; environment variables in brackets):',
     configFlagsHelp(),

@@ -270,7 +270,15 @@ function errorOf(response: Response, text: string, what: string, requestId: stri
   }
   const status = response.status;
   if (status === 401 || status === 403) return new DocentAuthError(message, status, code, details, requestId);
-  if (status === 429) return new DocentRateLimitError(message, status, code, details, requestId, retryAfterSeconds(response.headers.get('retry-after'), details.retry_after_seconds));
+  if (status === 429)
+    return new DocentRateLimitError(
+      message,
+      status,
+      code,
+      details,
+      requestId,
+      retryAfterSeconds(response.headers.get('retry-after'), details.retry_after_seconds),
+    );
   if (code === 'confirmation_required' && typeof details.confirmation_token === 'string') {
     return new DocentConfirmationRequiredError(message, status, code, details, requestId, details.confirmation_token);
   }

@@ -75,12 +75,26 @@ export function weightsFor(doc: Candidate['doc'], terms: QueryTerm[], floor = TU
  * package name they all share.
  */
 export function specificCoverage(candidate: Candidate, terms: QueryTerm[], weights: Map<string, number>): number {
-  return coverageOf(terms, (t) => candidate.matched.has(t), (t) => weights.get(t.term) ?? t.idf);
+  return coverageOf(
+    terms,
+    (t) => candidate.matched.has(t),
+    (t) => weights.get(t.term) ?? t.idf,
+  );
 }
 
-const ASKS_NAME = /\b(which|what)\b[^?.]{0,30}?\b(option|setting|flag|method|function|property|parameter|param|field|hook|event|variable|command|api|helper|package|module|plugin)s?\b/i;
+const ASKS_NAME =
+  /\b(which|what)\b[^?.]{0,30}?\b(option|setting|flag|method|function|property|parameter|param|field|hook|event|variable|command|api|helper|package|module|plugin)s?\b/i;
 const NAMES_CODE = /`[^`\n]+`/;
-function unitScore(unit: Unit, present: Set<string>, terms: QueryTerm[], weights: Map<string, number>, totalIdf: number, asksDefault: boolean, asksName: boolean, nameBoost: number): number {
+function unitScore(
+  unit: Unit,
+  present: Set<string>,
+  terms: QueryTerm[],
+  weights: Map<string, number>,
+  totalIdf: number,
+  asksDefault: boolean,
+  asksName: boolean,
+  nameBoost: number,
+): number {
   let s = 0;
   for (const t of terms) {
     const w = weights.get(t.term)!;
@@ -123,7 +137,13 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
       const present = asksDefault && !unit.excerpt && DEFAULT_STATEMENT.test(unit.text) ? new Set([...paragraph.terms, ...own]) : own;
       for (const t of own) paragraph.terms.add(t);
       const covers = new Set(terms.filter((t) => present.has(t.term)).map((t) => t.term));
-      return { unit, candidate: p.candidate, source: p.source, covers, score: unitScore(unit, present, terms, weights, totalIdf, asksDefault, asksName, tuning.nameBoost) * p.weight };
+      return {
+        unit,
+        candidate: p.candidate,
+        source: p.source,
+        covers,
+        score: unitScore(unit, present, terms, weights, totalIdf, asksDefault, asksName, tuning.nameBoost) * p.weight,
+      };
     });
   });
   const all = perPassage.flat();
@@ -154,7 +174,11 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
         // A long listing is quoted by the parts of it that answer, chosen on their own.
         if (next.unit.excerpt) break;
         if (next.unit.kind === 'sentence') {
-          if (between.length >= tuning.introGapSentences || chosen.some((c) => c.candidate === q.candidate && c.unit.kind !== 'sentence' && c.unit.index > q.unit.index)) break;
+          if (
+            between.length >= tuning.introGapSentences ||
+            chosen.some((c) => c.candidate === q.candidate && c.unit.kind !== 'sentence' && c.unit.index > q.unit.index)
+          )
+            break;
           between.push(next);
           continue;
         }
@@ -172,7 +196,16 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
   // The sentence that names the question's words often only sets up the answer, which comes next: the lead's
   // following unit of the same section comes along.
   const afterLead = siblingsOf(lead)[lead.unit.index + 1];
-  if (tuning.leadContinuation && chosen.length < options.maxUnits && lead.unit.kind !== 'code' && afterLead && !afterLead.unit.excerpt && afterLead.unit.section === lead.unit.section && fits(afterLead)) withContext(afterLead);
+  if (
+    tuning.leadContinuation &&
+    chosen.length < options.maxUnits &&
+    lead.unit.kind !== 'code' &&
+    afterLead &&
+    !afterLead.unit.excerpt &&
+    afterLead.unit.section === lead.unit.section &&
+    fits(afterLead)
+  )
+    withContext(afterLead);
   // One unit from each further passage that covers the question about as well: answers are often spread
   // over the sections of a page (the option's description here, its default there).
   const leadPassage = passages.findIndex((p) => p.candidate === lead.candidate);
@@ -208,7 +241,6 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
   return chosen.sort((a, b) => order.get(a.candidate)! - order.get(b.candidate)! || a.unit.index - b.unit.index);
 }
 
-
 /** What one `[n]` of an answer cites: a document and the section quoted from it. */
 export interface Citation {
   candidate: Candidate;
@@ -239,17 +271,24 @@ export function renderQuotes(quotes: Quote[], title: (c: Candidate) => string): 
       // Rows of one table quoted together share one header (with its separator, so the table still renders).
       const [header, row] = text.split('\n') as [string, string];
       const prev = quotes[i - 1];
-      const continues = prev && prev.candidate === q.candidate && prev.unit.kind === 'row' && prev.unit.block === q.unit.block && parts.at(-1)!.startsWith('> |');
+      const continues =
+        prev && prev.candidate === q.candidate && prev.unit.kind === 'row' && prev.unit.block === q.unit.block && parts.at(-1)!.startsWith('> |');
       const cells = Math.max(1, header.split('|').length - 2);
       text = continues ? row : `${header}\n|${' --- |'.repeat(cells)}\n${row}`;
     }
     if (q.unit.excerpt) {
       // The chosen parts of one code block are shown together, as one excerpt of it.
       const same = [q.unit.excerpt];
-      while (quotes[i + 1]?.candidate === q.candidate && quotes[i + 1]!.unit.excerpt && quotes[i + 1]!.unit.block === q.unit.block) same.push(quotes[++i]!.unit.excerpt!);
+      while (quotes[i + 1]?.candidate === q.candidate && quotes[i + 1]!.unit.excerpt && quotes[i + 1]!.unit.block === q.unit.block)
+        same.push(quotes[++i]!.unit.excerpt!);
       text = renderExcerpt(same);
     }
-    parts.push(text.split('\n').map((l) => `> ${l}`.trimEnd()).join('\n'));
+    parts.push(
+      text
+        .split('\n')
+        .map((l) => `> ${l}`.trimEnd())
+        .join('\n'),
+    );
   }
   return { text: parts.join('\n'), cited };
 }

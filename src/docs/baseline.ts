@@ -30,14 +30,37 @@ export class BaselineIndex {
       const rows: ChunkRow[] = [];
       for (let start = 0, ord = 0; start === 0 || start + BASELINE_WINDOW - BASELINE_STEP < content.length; start += BASELINE_STEP, ord++) {
         const text = content.slice(start, start + BASELINE_WINDOW);
-        rows.push({ chunk_id: `${docId}:${version}:${ord}`, doc_id: docId, library: DEFAULT_LIBRARY, version, ord, section: '', text, body_terms: '', head_terms: '' });
+        rows.push({
+          chunk_id: `${docId}:${version}:${ord}`,
+          doc_id: docId,
+          library: DEFAULT_LIBRARY,
+          version,
+          ord,
+          section: '',
+          text,
+          body_terms: '',
+          head_terms: '',
+        });
       }
       chunks += rows.length;
       writes.push({
         doc: {
-          doc_id: docId, library: DEFAULT_LIBRARY, title: file.title, url: null, origin: found.origin, content_type: file.contentType,
-          hash: createHash('sha256').update(content).digest('hex'), version, chunks: rows.length, chars: content.length,
-          updated_at: new Date().toISOString(), vocab: '{}', idents: '', names: '', title_terms: '', content,
+          doc_id: docId,
+          library: DEFAULT_LIBRARY,
+          title: file.title,
+          url: null,
+          origin: found.origin,
+          content_type: file.contentType,
+          hash: createHash('sha256').update(content).digest('hex'),
+          version,
+          chunks: rows.length,
+          chars: content.length,
+          updated_at: new Date().toISOString(),
+          vocab: '{}',
+          idents: '',
+          names: '',
+          title_terms: '',
+          content,
         },
         chunks: rows,
       });
@@ -58,7 +81,10 @@ export class BaselineIndex {
       if (sources.length >= topK) break;
     }
     const best = hits[0];
-    const answer = hits.slice(0, BASELINE_ANSWER_WINDOWS).map((h) => h.text).join('\n');
+    const answer = hits
+      .slice(0, BASELINE_ANSWER_WINDOWS)
+      .map((h) => h.text)
+      .join('\n');
     return { grounded: Boolean(best), answer: best ? answer : undefined, sources, confidence: best ? 1 : 0 };
   }
 }

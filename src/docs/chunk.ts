@@ -84,7 +84,10 @@ export function sectionsOf(markdown: string): Section[] {
   let current: Section = { path: [], blocks: [] };
   let para: string[] = [];
   const flush = () => {
-    const text = para.map(cleanInline).join('\n').replace(/^\s*\n|\n\s*$/g, '');
+    const text = para
+      .map(cleanInline)
+      .join('\n')
+      .replace(/^\s*\n|\n\s*$/g, '');
     para = [];
     if (text.trim()) current.blocks.push({ kind: 'text', text: text.trim() });
   };
@@ -131,8 +134,12 @@ export function sectionsOf(markdown: string): Section[] {
     }
     const next = lines[i + 1];
     if (
-      line.trim() && para.length === 0 && next !== undefined && /^\s{0,3}(=+|-+)\s*$/.test(next) &&
-      !/^\s*([-*+]|\d+[.)])\s/.test(line) && !/^\s*[|>]/.test(line)
+      line.trim() &&
+      para.length === 0 &&
+      next !== undefined &&
+      /^\s{0,3}(=+|-+)\s*$/.test(next) &&
+      !/^\s*([-*+]|\d+[.)])\s/.test(line) &&
+      !/^\s*[|>]/.test(line)
     ) {
       const title = cleanHeading(line);
       if (title) {
@@ -151,14 +158,13 @@ export function sectionsOf(markdown: string): Section[] {
       continue;
     }
     // A new list item starts a new block, so answers can quote one item.
-    if (/^\s{0,3}([-*+]|\d+[.)])\s+/.test(line) && para.length && !/^\s{0,3}([-*+]|\d+[.)])\s+/.test(para[0]!) ) flush();
+    if (/^\s{0,3}([-*+]|\d+[.)])\s+/.test(line) && para.length && !/^\s{0,3}([-*+]|\d+[.)])\s+/.test(para[0]!)) flush();
     para.push(line);
   }
   flush();
   if (current.blocks.length || sections.length === 0) sections.push(current);
   return sections.filter((s) => s.blocks.length);
 }
-
 
 function splitLongText(text: string, maxChars: number): string[] {
   if (text.length <= maxChars) return [text];

@@ -33,7 +33,13 @@ export const FEATURES = ['chunk_coverage', 'doc_coverage', 'absent_nouns', 'abse
  * `nonNouns`: the question's words that are not nouns (src/docs/pos.ts); a missing one counts in
  * `absent_other`, any other missing word in `absent_nouns`.
  */
-export function gatherEvidence(question: string, retrieval: Retrieval, identifiers: QuestionIdentifier[], stats: CorpusStats, nonNouns: Set<string> = new Set()): Evidence {
+export function gatherEvidence(
+  question: string,
+  retrieval: Retrieval,
+  identifiers: QuestionIdentifier[],
+  stats: CorpusStats,
+  nonNouns: Set<string> = new Set(),
+): Evidence {
   const missingStrong: string[] = [];
   const missingWeak: string[] = [];
   for (const id of identifiers) {
@@ -59,7 +65,13 @@ export function gatherEvidence(question: string, retrieval: Retrieval, identifie
       absentOther,
       margin,
       Math.max(0, ...terms.filter((t) => t.known && t.identifier && !docTerms.has(t.term)).map((t) => t.idf / stats.idfOf(1))),
-      Math.min(2, new Set([...missingWeak.map((w) => w.replace(/`/g, '').toLowerCase()), ...terms.filter((t) => !t.known && capitalised.has(t.surface.toLowerCase())).map((t) => t.surface.toLowerCase())]).size),
+      Math.min(
+        2,
+        new Set([
+          ...missingWeak.map((w) => w.replace(/`/g, '').toLowerCase()),
+          ...terms.filter((t) => !t.known && capitalised.has(t.surface.toLowerCase())).map((t) => t.surface.toLowerCase()),
+        ]).size,
+      ),
     ],
     missingStrong,
     missingWeak,

@@ -35,14 +35,24 @@ export async function fetchDocument(outbound: Outbound, url: string, signal?: Ab
     const host = bareHost(response.url);
     if (response.status === 429) throw rateLimited(`Cannot ingest ${url}: ${host}`, response);
     const missing = response.status === 404 || response.status === 410;
-    const advice = missing ? 'there is no page at that URL. Check the URL.' : response.status >= 500 ? 'the site is failing. Try again later.' : 'check the URL and that the page is public.';
-    throw new ToolError(`Cannot ingest ${url}: ${host} answered HTTP ${response.status}: ${advice}`, missing ? 'not_found' : 'upstream_error', { status: response.status });
+    const advice = missing
+      ? 'there is no page at that URL. Check the URL.'
+      : response.status >= 500
+        ? 'the site is failing. Try again later.'
+        : 'check the URL and that the page is public.';
+    throw new ToolError(`Cannot ingest ${url}: ${host} answered HTTP ${response.status}: ${advice}`, missing ? 'not_found' : 'upstream_error', {
+      status: response.status,
+    });
   }
   const declared = contentTypeFromMime(response.mediaType);
   const contentType = declared === 'text' && /\.(md|mdx|markdown)$/i.test(response.url.pathname) ? 'markdown' : (declared ?? 'html');
   const checked = decodeText(response.body, declaredCharset(response.headers['content-type'] as string | undefined));
   if (!checked.ok) {
-    throw new ToolError(`Cannot ingest ${url}: ${checked.reason}. Only text documentation (markdown, text, rst, html) is indexed.`, 'unsupported_document_type', { url });
+    throw new ToolError(
+      `Cannot ingest ${url}: ${checked.reason}. Only text documentation (markdown, text, rst, html) is indexed.`,
+      'unsupported_document_type',
+      { url },
+    );
   }
   return { title: titleForUrl(response.url), content: checked.text, contentType, url: response.url.toString() };
 }

@@ -25,7 +25,9 @@ export const GENERATION_SYSTEM =
   'passages; if the passages do not answer the question, reply exactly: NO_ANSWER';
 
 export function generationPrompt(question: string, passages: Passage[]): string {
-  const blocks = passages.map((p) => `<passage n="${p.source}" source="${p.label.replace(/"/g, "'")}">\n${p.text.replace(/<\/passage>/gi, '</ passage>')}\n</passage>`);
+  const blocks = passages.map(
+    (p) => `<passage n="${p.source}" source="${p.label.replace(/"/g, "'")}">\n${p.text.replace(/<\/passage>/gi, '</ passage>')}\n</passage>`,
+  );
   return `Passages:\n${blocks.join('\n')}\n\nQuestion: ${question}`;
 }
 

@@ -136,7 +136,11 @@ export class DocIndex {
   private readonly answerOptions: AnswerOptions;
   private readonly calibration: typeof CALIBRATION;
 
-  constructor(readonly tenant: string, private readonly store: ChunkStore, private readonly options: DocIndexOptions = {}) {
+  constructor(
+    readonly tenant: string,
+    private readonly store: ChunkStore,
+    private readonly options: DocIndexOptions = {},
+  ) {
     this.tuning = options.tuning ?? tuningWithout(options.ablate ?? []);
     this.analysis = options.analysis ?? { chunk: { maxChars: this.tuning.passageChars, pack: this.tuning.pack }, stemmer: 'porter' };
     this.answerOptions = { ...(options.answer ?? DEFAULT_ANSWER_OPTIONS), stemmer: this.analysis.stemmer };
@@ -213,12 +217,19 @@ export class DocIndex {
             summary.skipped.push({ path: file.file, reason: (error as Error).message });
             continue;
           }
-          await writer.put({ title: file.title, content, contentType: file.contentType, url: urlFor(options.urlBase, file.title) }, found.origin, source.library, existing);
+          await writer.put(
+            { title: file.title, content, contentType: file.contentType, url: urlFor(options.urlBase, file.title) },
+            found.origin,
+            source.library,
+            existing,
+          );
           options.onProgress?.({ done: ++done, total, title: file.title });
         }
         if (found.isFolder) {
           // Only this set's documents from this folder: the same folder ingested as another set is another set.
-          const gone = [...existing.values()].filter((d) => d.origin === found.origin && d.library === source.library && !seen.has(d.doc_id)).map((d) => d.doc_id);
+          const gone = [...existing.values()]
+            .filter((d) => d.origin === found.origin && d.library === source.library && !seen.has(d.doc_id))
+            .map((d) => d.doc_id);
           await writer.flush();
           await this.store.remove(gone);
           summary.removed += gone.length;
@@ -234,7 +245,11 @@ export class DocIndex {
   }
 
   /** Ingests one document (an upload or a fetched page). Same set and title = same document: it is replaced. */
-  async ingestDocument(input: DocumentInput, origin = 'upload', library = DEFAULT_LIBRARY): Promise<{ id: string; status: 'added' | 'updated' | 'unchanged'; chunks: number }> {
+  async ingestDocument(
+    input: DocumentInput,
+    origin = 'upload',
+    library = DEFAULT_LIBRARY,
+  ): Promise<{ id: string; status: 'added' | 'updated' | 'unchanged'; chunks: number }> {
     checkLibrary(library);
     const summary: IngestSummary = { added: 0, updated: 0, unchanged: 0, removed: 0, chunks: 0, seconds: 0, libraries: [library], skipped: [] };
     return this.store.exclusive(async () => {
@@ -254,7 +269,11 @@ export class DocIndex {
    * that cannot be ingested throws before anything is written (unless the upload spans several commit
    * batches of COMMIT_CHUNKS). Results in input order.
    */
-  async ingestDocuments(inputs: DocumentInput[], origin = 'upload', library = DEFAULT_LIBRARY): Promise<{ id: string; status: 'added' | 'updated' | 'unchanged'; chunks: number }[]> {
+  async ingestDocuments(
+    inputs: DocumentInput[],
+    origin = 'upload',
+    library = DEFAULT_LIBRARY,
+  ): Promise<{ id: string; status: 'added' | 'updated' | 'unchanged'; chunks: number }[]> {
     checkLibrary(library);
     const summary: IngestSummary = { added: 0, updated: 0, unchanged: 0, removed: 0, chunks: 0, seconds: 0, libraries: [library], skipped: [] };
     return this.store.exclusive(async () => {
@@ -289,7 +308,14 @@ export class DocIndex {
         const texts = batch.flatMap((p) => p.chunks.map((c) => `${p.doc.title}${c.section ? ` › ${c.section}` : ''}\n${c.text}`));
         const vectors = await embedder.embed(texts);
         let k = 0;
-        for (const w of writes) w.vectors = w.chunks.map((c): VectorRow => ({ chunk_id: c.chunk_id, doc_id: c.doc_id, library: c.library, version: c.version, vector: vectors[k++]! }));
+        for (const w of writes)
+          w.vectors = w.chunks.map((c): VectorRow => ({
+            chunk_id: c.chunk_id,
+            doc_id: c.doc_id,
+            library: c.library,
+            version: c.version,
+            vector: vectors[k++]!,
+          }));
       }
       await this.store.commit(writes);
       this.invalidate();
@@ -356,7 +382,9 @@ export class DocIndex {
     for (let i = 0; i < ids.length; i += EMBED_BATCH) {
       const chunks = await this.store.chunksById(ids.slice(i, i + EMBED_BATCH));
       const vectors = await embedder.embed(chunks.map((c) => `${stats.docs.get(c.doc_id)?.title ?? ''}${c.section ? ` › ${c.section}` : ''}\n${c.text}`));
-      await this.store.addVectors(chunks.map((c, k) => ({ chunk_id: c.chunk_id, doc_id: c.doc_id, library: c.library, version: c.version, vector: vectors[k]! })));
+      await this.store.addVectors(
+        chunks.map((c, k) => ({ chunk_id: c.chunk_id, doc_id: c.doc_id, library: c.library, version: c.version, vector: vectors[k]! })),
+      );
       onProgress?.({ done: Math.min(ids.length, i + EMBED_BATCH), total: ids.length, title: `(embeddings, ${embedder.model})` });
     }
   }
@@ -514,7 +542,9 @@ export class DocIndex {
     if (!stored) {
       const row = (await this.store.summaries()).find((r) => r.doc_id === doc.id);
       const chunks = row ? await this.store.chunksOf(doc.id, row.version) : [];
-      const text = chunks.map((c, i) => (c.section && (i === 0 || c.section !== chunks[i - 1]!.section) ? `## ${c.section}\n\n${c.text}` : c.text)).join('\n\n');
+      const text = chunks
+        .map((c, i) => (c.section && (i === 0 || c.section !== chunks[i - 1]!.section) ? `## ${c.section}\n\n${c.text}` : c.text))
+        .join('\n\n');
       return { doc, text, mimeType: 'text/markdown' };
     }
     return { doc, text: kind === 'html' ? parseDocument(stored, 'html').body : stored, mimeType: resourceMimeType(kind) };
@@ -582,7 +612,12 @@ export class DocIndex {
     // 2. Retrieve. The pool does not depend on top_k: top_k widens the sources, never the answer.
     const embedder = await this.embedderChecked();
     const vectorHits = embedder ? await store.nearest((await embedder.embed([question], options.signal))[0]!, this.tuning.pool) : undefined;
-    const retrieval = await retrieve(store, stats, { terms, titleTerms: titleTerms(question).split(' '), stemmer, extra: this.alternativeQuery(options.alternatives, terms, stats), vectorHits }, this.tuning);
+    const retrieval = await retrieve(
+      store,
+      stats,
+      { terms, titleTerms: titleTerms(question).split(' '), stemmer, extra: this.alternativeQuery(options.alternatives, terms, stats), vectorHits },
+      this.tuning,
+    );
     const ranked = retrieval.documents.map((d) => d.doc.title);
 
     // 3. Evidence, and 4. the decision.
@@ -602,14 +637,22 @@ export class DocIndex {
     if (evidence.missingStrong.length) {
       const names = evidence.missingStrong.join(', ');
       return {
-        result: noMatch(Math.min(confidence, this.calibration.missingIdentifier), `The documentation has no ${names}: it is not mentioned anywhere in the ingested documents.`, this.sourcesOf(retrieval, topK)),
-        evidence, retrieval, ranked,
+        result: noMatch(
+          Math.min(confidence, this.calibration.missingIdentifier),
+          `The documentation has no ${names}: it is not mentioned anywhere in the ingested documents.`,
+          this.sourcesOf(retrieval, topK),
+        ),
+        evidence,
+        retrieval,
+        ranked,
       };
     }
     if (!top || answersProbability(evidence.values, this.calibration) < this.calibration.threshold) {
       return {
         result: noMatch(confidence, this.refusalReason(retrieval, evidence), this.sourcesOf(retrieval, topK)),
-        evidence, retrieval, ranked,
+        evidence,
+        retrieval,
+        ranked,
         draft: options.draft && top ? this.compose(retrieval, question).text : undefined,
       };
     }
@@ -633,7 +676,11 @@ export class DocIndex {
               `Nothing in the documentation answers this question: the model that read the closest passages (${describe(composed.passages[0]!.candidate)} and ${composed.passages.length - 1} more) found no answer in them.`,
               sources,
             ),
-            evidence, retrieval, ranked, generation: generated.reason, draft: options.draft ? answer : undefined,
+            evidence,
+            retrieval,
+            ranked,
+            generation: generated.reason,
+            draft: options.draft ? answer : undefined,
           };
         } else generation = generated.reason;
       } catch (error) {
@@ -648,7 +695,9 @@ export class DocIndex {
   private alternativeQuery(alternatives: string[] | undefined, terms: QueryTerm[], stats: CorpusStats): { query: string; weight: number } | undefined {
     if (!alternatives?.length) return undefined;
     const asked = new Set(terms.map((t) => t.term));
-    const words = [...new Set(analyze(alternatives.join('\n'), { stemmer: this.analysis.stemmer }).map((t) => t.term))].filter((t) => !asked.has(t) && stats.has(t));
+    const words = [...new Set(analyze(alternatives.join('\n'), { stemmer: this.analysis.stemmer }).map((t) => t.term))].filter(
+      (t) => !asked.has(t) && stats.has(t),
+    );
     return words.length ? { query: words.join(' '), weight: this.tuning.alternativeWeight } : undefined;
   }
 
@@ -660,19 +709,29 @@ export class DocIndex {
     const missing = evidence.missingWeak.length
       ? ` The documentation never mentions ${evidence.missingWeak.join(', ')}.`
       : absent.length
-        ? ` Not found anywhere in the documentation: ${absent.slice(0, 5).map((t) => `"${t}"`).join(', ')}.`
+        ? ` Not found anywhere in the documentation: ${absent
+            .slice(0, 5)
+            .map((t) => `"${t}"`)
+            .join(', ')}.`
         : '';
     return `Nothing in the documentation answers this question.${missing}${near}`;
   }
 
   /** The extractive answer from the best documents' passages, with what it cites. */
-  private compose(retrieval: Retrieval, question: string): { text: string; cited: Citation[]; passages: ReturnType<DocIndex['passages']>; primaryText: string } {
+  private compose(
+    retrieval: Retrieval,
+    question: string,
+  ): { text: string; cited: Citation[]; passages: ReturnType<DocIndex['passages']>; primaryText: string } {
     const docs = this.sourceDocuments(retrieval, retrieval.documents.length);
     const passages = this.passages(docs, retrieval.terms);
     const quotes = selectQuotes(passages, retrieval.terms, { ...this.answerOptions, question, tuning: this.tuning });
     const { text, cited } = renderQuotes(quotes, (c) => c.doc.title);
     const first = cited[0]?.candidate.doc.id;
-    const primaryText = quotes.filter((q) => q.candidate.doc.id === first).map((q) => q.unit.text).join('\n') || docs[0]!.chunks[0]!.chunk.text;
+    const primaryText =
+      quotes
+        .filter((q) => q.candidate.doc.id === first)
+        .map((q) => q.unit.text)
+        .join('\n') || docs[0]!.chunks[0]!.chunk.text;
     return { text, cited, passages, primaryText };
   }
 
@@ -781,4 +840,3 @@ export class DocService {
     return index;
   }
 }
-

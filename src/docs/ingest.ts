@@ -57,10 +57,7 @@ export async function findSource(target: string, exclude: string[] = []): Promis
   } else {
     const type = contentTypeOf(abs);
     if (!type) {
-      throw new ToolError(
-        `Cannot ingest ${target}: only .md, .mdx, .markdown, .txt, .rst, .html and .htm files are read.`,
-        'invalid_arguments',
-      );
+      throw new ToolError(`Cannot ingest ${target}: only .md, .mdx, .markdown, .txt, .rst, .html and .htm files are read.`, 'invalid_arguments');
     }
     found.files.push({ file: abs, title: path.basename(abs), contentType: type });
   }

@@ -190,11 +190,47 @@ export function rstToMarkdownish(text: string): string {
 }
 
 /** Directives that carry no reading text: dropped with their bodies. */
-const RST_NO_TEXT = new Set(['toctree', 'image', 'figure', 'include', 'literalinclude', 'contents', 'highlight', 'raw', 'index', 'meta', 'sectionauthor', 'codeauthor', 'module', 'currentmodule', 'default-role', 'role', 'tabularcolumns', 'target-notes', 'footer', 'header', 'title']);
+const RST_NO_TEXT = new Set([
+  'toctree',
+  'image',
+  'figure',
+  'include',
+  'literalinclude',
+  'contents',
+  'highlight',
+  'raw',
+  'index',
+  'meta',
+  'sectionauthor',
+  'codeauthor',
+  'module',
+  'currentmodule',
+  'default-role',
+  'role',
+  'tabularcolumns',
+  'target-notes',
+  'footer',
+  'header',
+  'title',
+]);
 /** Directives whose argument is a name (an option, a variable, a program): shown as code. */
 const RST_NAMING = new Set(['option', 'cmdoption', 'envvar', 'describe', 'object', 'program', 'confval']);
 /** Directives whose body is reading text quoted under a label such as **Note:**. */
-const RST_ADMONITIONS = new Set(['note', 'warning', 'tip', 'important', 'caution', 'attention', 'danger', 'hint', 'admonition', 'seealso', 'versionadded', 'versionchanged', 'deprecated']);
+const RST_ADMONITIONS = new Set([
+  'note',
+  'warning',
+  'tip',
+  'important',
+  'caution',
+  'attention',
+  'danger',
+  'hint',
+  'admonition',
+  'seealso',
+  'versionadded',
+  'versionchanged',
+  'deprecated',
+]);
 
 /**
  * reStructuredText inline markup to the markdown-like form: ``literal`` and code roles (:func:`x`) become

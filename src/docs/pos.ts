@@ -16,7 +16,20 @@ function load(): Promise<Tagger> {
 
 const NOUN_TAGS = new Set(['Noun', 'ProperNoun', 'Acronym', 'Value']);
 /** Tags that say a word is not a noun (whatever else it may also be tagged). */
-const OTHER_TAGS = new Set(['Verb', 'Adjective', 'Adverb', 'Pronoun', 'Determiner', 'Preposition', 'Conjunction', 'QuestionWord', 'Particle', 'Negative', 'Modal', 'Copula']);
+const OTHER_TAGS = new Set([
+  'Verb',
+  'Adjective',
+  'Adverb',
+  'Pronoun',
+  'Determiner',
+  'Preposition',
+  'Conjunction',
+  'QuestionWord',
+  'Particle',
+  'Negative',
+  'Modal',
+  'Copula',
+]);
 
 /**
  * The question's words (lower-cased, as written) that are not nouns: tagged as verb, adjective, adverb or a

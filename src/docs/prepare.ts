@@ -71,7 +71,9 @@ export function identifiersOf(text: string, stemmer: Stemmer): Set<string> {
  * the words it has, not by whatever Porter stemming folds onto them (`general` and `generate` both → `gener`).
  */
 export function titleTerms(text: string): string {
-  return analyze(text, { stemmer: 'plural' }).map((t) => t.term).join(' ');
+  return analyze(text, { stemmer: 'plural' })
+    .map((t) => t.term)
+    .join(' ');
 }
 
 export interface PrepareInput {

@@ -151,7 +151,9 @@ export function queryTerms(question: string, stats: CorpusStats, stemmer: Stemme
   for (const raw of analyze(question, { stemmer })) {
     let t = raw;
     if (!stats.has(t.term) && !t.identifier && t.surface && options.spelling !== false) {
-      const variant = spellingVariants(t.surface.toLowerCase()).map((v) => analyze(v, { stemmer })[0]).find((v) => v && stats.has(v.term));
+      const variant = spellingVariants(t.surface.toLowerCase())
+        .map((v) => analyze(v, { stemmer })[0])
+        .find((v) => v && stats.has(v.term));
       if (variant) t = { ...variant, surface: t.surface };
     }
     const hit = terms.get(t.term);

@@ -12,7 +12,7 @@ export const REWRITE_SYSTEM =
   'You help search software documentation. Given a question, reply with ONE line: the words and names the ' +
   'documentation itself would most likely use for what is asked (feature, option, setting, command, method or ' +
   'API names, and technical terms), separated by spaces or commas. Do not answer the question, do not explain, ' +
-  'do not invent product names. If you cannot tell, reply with the question\'s own key terms.';
+  "do not invent product names. If you cannot tell, reply with the question's own key terms.";
 
 /** At most this many characters of a rewrite are searched. */
 export const REWRITE_MAX_CHARS = 300;
@@ -26,7 +26,10 @@ export async function rewriteQuestion(complete: Complete, question: string, time
       complete({ system: REWRITE_SYSTEM, user: `Question: ${question}`, signal: combined }),
       new Promise<never>((_, reject) => combined.addEventListener('abort', () => reject(new Error('rewrite timed out')), { once: true })),
     ]);
-    const line = reply.split('\n').map((l) => l.trim()).find(Boolean);
+    const line = reply
+      .split('\n')
+      .map((l) => l.trim())
+      .find(Boolean);
     return line ? line.slice(0, REWRITE_MAX_CHARS) : undefined;
   } catch {
     return undefined;

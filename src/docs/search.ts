@@ -85,7 +85,10 @@ export interface RetrieveInput {
 
 export async function retrieve(store: ChunkStore, stats: CorpusStats, input: RetrieveInput, tuning: Tuning): Promise<Retrieval> {
   const { terms, vectorHits } = input;
-  const query = terms.filter((t) => t.known).map((t) => t.term).join(' ');
+  const query = terms
+    .filter((t) => t.known)
+    .map((t) => t.term)
+    .join(' ');
   const boosts = [1, tuning.headingBoost];
   const hits = query || input.extra?.query ? await store.search(query, ['body_terms', 'head_terms'], boosts, tuning.pool, input.extra) : [];
   const byId = new Map<string, { chunk: ChunkRow; bm25: number; ftsRank?: number; vecRank?: number; copies: string[] }>();
@@ -129,7 +132,16 @@ export async function retrieve(store: ChunkStore, stats: CorpusStats, input: Ret
       fused = (entry.ftsRank === undefined ? 0 : 1 / (60 + entry.ftsRank)) + (entry.vecRank === undefined ? 0 : 1 / (60 + entry.vecRank));
       base = fused * 60 * topBm25 * 0.5;
     }
-    candidates.push({ chunk: entry.chunk, doc, bm25: entry.bm25, fused, coverage, matched, copies: entry.copies, score: base * (1 + tuning.coverageWeight * coverage) });
+    candidates.push({
+      chunk: entry.chunk,
+      doc,
+      bm25: entry.bm25,
+      fused,
+      coverage,
+      matched,
+      copies: entry.copies,
+      score: base * (1 + tuning.coverageWeight * coverage),
+    });
   }
   // Ties (a section cut into equal chunks) in document order, so that answers do not depend on index order.
   candidates.sort((a, b) => b.score - a.score || (a.chunk.doc_id < b.chunk.doc_id ? -1 : a.chunk.doc_id > b.chunk.doc_id ? 1 : a.chunk.ord - b.chunk.ord));
@@ -175,10 +187,7 @@ export async function relatedDocuments(
   const asked = new Set(retrieval.terms.map((t) => t.term));
   // Code names: identifiers, and whatever inline code spans hold whole (`pino-pretty` reads as prose elsewhere).
   const spans = [...text.matchAll(/`([^`\n]{2,60})`/g)].map((m) => m[1]!);
-  const found = [
-    ...analyze(text, { stemmer }).filter((t) => t.identifier),
-    ...spans.flatMap((span) => analyze(span, { stemmer }).slice(0, 1)),
-  ];
+  const found = [...analyze(text, { stemmer }).filter((t) => t.identifier), ...spans.flatMap((span) => analyze(span, { stemmer }).slice(0, 1))];
   const names = [...new Set(found.map((t) => t.term).filter((t) => !asked.has(t) && (stats.df.get(t) ?? 0) >= 2))]
     .sort((a, b) => stats.idf(b) - stats.idf(a))
     .slice(0, options.identifiers);

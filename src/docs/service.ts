@@ -16,9 +16,7 @@ export function embeddingsConfigured(config: Config): boolean {
 export function createDocService(config: Config, logger: Logger, store: () => Promise<Store>, options: DocIndexOptions = {}): DocService {
   return new DocService(async (tenant) => openChunkStore(await store(), tenant), {
     logger: logger.child({ component: 'docs' }),
-    ...(embeddingsConfigured(config)
-      ? { embedder: () => import('../model/embeddings.js').then((m) => m.createEmbedder(config)) }
-      : {}),
+    ...(embeddingsConfigured(config) ? { embedder: () => import('../model/embeddings.js').then((m) => m.createEmbedder(config)) } : {}),
     ...options,
   });
 }

@@ -46,8 +46,14 @@ export class CorpusStats {
     for (const row of rows) {
       const idents = new Set(row.idents ? row.idents.split(' ') : []);
       this.docs.set(row.doc_id, {
-        id: row.doc_id, library: row.library, title: row.title, url: row.url ?? undefined, version: row.version, idents,
-        chunks: row.chunks, chunkFrequency: lazyVocab(row.vocab),
+        id: row.doc_id,
+        library: row.library,
+        title: row.title,
+        url: row.url ?? undefined,
+        version: row.version,
+        idents,
+        chunks: row.chunks,
+        chunkFrequency: lazyVocab(row.vocab),
       });
       this.chunks += row.chunks;
       if (row.vocab) {

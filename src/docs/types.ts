@@ -10,7 +10,10 @@ export const SourceSchema = z.object({
   uri: z.string().describe('Resource URI of the whole document (docent://{library}/{path}): read it with MCP resources/read'),
   url: z.string().optional().describe('Link to the document, when known'),
   section: z.string().optional().describe('Heading path of the passage, outermost first, joined by " › "'),
-  score: z.number().optional().describe('Retrieval score relative to the best source (1 = best); absent on a related document (one naming the code names of the quoted passage)'),
+  score: z
+    .number()
+    .optional()
+    .describe('Retrieval score relative to the best source (1 = best); absent on a related document (one naming the code names of the quoted passage)'),
 });
 
 export const QueryResultSchema = z.object({

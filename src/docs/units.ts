@@ -124,7 +124,14 @@ export function unitsOf(text: string, longCode: number): Unit[] {
       else {
         const close = fenced.length > 1 && fenced.at(-1)!.trim() === marker ? fenced.at(-1)! : marker;
         for (const part of codeParts(body)) {
-          units.push({ kind: 'code', text: body.slice(part.from, part.to + 1).join('\n'), index: units.length, block, excerpt: { open: fenced[0]!, close, lines: body, ...part }, ...(section ? { section } : {}) });
+          units.push({
+            kind: 'code',
+            text: body.slice(part.from, part.to + 1).join('\n'),
+            index: units.length,
+            block,
+            excerpt: { open: fenced[0]!, close, lines: body, ...part },
+            ...(section ? { section } : {}),
+          });
         }
       }
       continue;

@@ -67,7 +67,10 @@ export class HttpApp {
   private closing?: Promise<void>;
   private nextId = 0;
 
-  constructor(private readonly runtime: Runtime, private readonly options: HttpAppOptions = {}) {
+  constructor(
+    private readonly runtime: Runtime,
+    private readonly options: HttpAppOptions = {},
+  ) {
     this.modules = options.modules ?? ROUTE_MODULES;
     this.checks = options.checks ?? AUTHENTICATED_CHECKS;
     this.router = new Router(this.modules.flatMap((m) => m.routes));
@@ -89,7 +92,12 @@ export class HttpApp {
       const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
       const body = JSON.stringify(
         timedOut
-          ? { error: { code: 'request_timeout', message: 'The request did not arrive in time (DOCENT_HTTP_HEADERS_TIMEOUT_MS / DOCENT_HTTP_REQUEST_TIMEOUT_MS); send it at once.' } }
+          ? {
+              error: {
+                code: 'request_timeout',
+                message: 'The request did not arrive in time (DOCENT_HTTP_HEADERS_TIMEOUT_MS / DOCENT_HTTP_REQUEST_TIMEOUT_MS); send it at once.',
+              },
+            }
           : { error: { code: 'bad_request', message: 'Malformed HTTP request.' } },
       );
       const status = timedOut ? '408 Request Timeout' : '400 Bad Request';
@@ -102,9 +110,11 @@ export class HttpApp {
     await new Promise<void>((resolve, reject) => {
       const onError = (error: NodeJS.ErrnoException) => {
         this.server.off('listening', onListening);
-        if (error.code === 'EADDRINUSE') reject(new ConfigError(`Port ${port} on ${host} is already in use: choose another with --port (DOCENT_PORT), or 0 for any free port.`));
+        if (error.code === 'EADDRINUSE')
+          reject(new ConfigError(`Port ${port} on ${host} is already in use: choose another with --port (DOCENT_PORT), or 0 for any free port.`));
         else if (error.code === 'EACCES') reject(new ConfigError(`Not allowed to listen on port ${port}: use a port above 1023 (--port, DOCENT_PORT).`));
-        else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND') reject(new ConfigError(`Cannot listen on host "${host}": it is not an address of this machine (--host, DOCENT_HOST).`));
+        else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND')
+          reject(new ConfigError(`Cannot listen on host "${host}": it is not an address of this machine (--host, DOCENT_HOST).`));
         else reject(error);
       };
       const onListening = () => {
@@ -127,8 +137,10 @@ export class HttpApp {
   close(): Promise<void> {
     this.closing ??= (async () => {
       const stopped = new Promise<void>((resolve) => this.server.close(() => resolve()));
-      for (const module of this.modules) await module.close?.(this.runtime).catch((error: unknown) => this.runtime.logger.warn({ err: error }, 'route module failed to close'));
-      for (const check of this.checks) await check.close?.(this.runtime).catch((error: unknown) => this.runtime.logger.warn({ err: error, check: check.name }, 'check failed to close'));
+      for (const module of this.modules)
+        await module.close?.(this.runtime).catch((error: unknown) => this.runtime.logger.warn({ err: error }, 'route module failed to close'));
+      for (const check of this.checks)
+        await check.close?.(this.runtime).catch((error: unknown) => this.runtime.logger.warn({ err: error, check: check.name }, 'check failed to close'));
       this.server.closeIdleConnections();
       const grace = setTimeout(() => this.server.closeAllConnections(), this.options.shutdownGraceMs ?? 5000);
       await stopped;
@@ -160,7 +172,8 @@ export class HttpApp {
     });
     try {
       if (!this.guard || !this.listening) throw new HttpError(503, 'starting', 'The server is starting; retry shortly.');
-      if (this.closing) throw new HttpError(503, 'shutting_down', 'The server is shutting down; retry on another instance or shortly.', undefined, { connection: 'close' });
+      if (this.closing)
+        throw new HttpError(503, 'shutting_down', 'The server is shutting down; retry on another instance or shortly.', undefined, { connection: 'close' });
       const url = requestUrl(req.url);
       path = url.pathname;
       this.guard.check(req.headers, req.rawHeaders);
@@ -194,7 +207,15 @@ export class HttpApp {
         res.destroy();
         return;
       }
-      sendError(res, new HttpError(500, 'internal_error', `The server failed to handle the request (reference ${reference}). Retry; if it persists, report the reference to the operator.`, { reference }));
+      sendError(
+        res,
+        new HttpError(
+          500,
+          'internal_error',
+          `The server failed to handle the request (reference ${reference}). Retry; if it persists, report the reference to the operator.`,
+          { reference },
+        ),
+      );
     }
   }
 }

@@ -26,7 +26,10 @@ const MAX_TRACKED_ADDRESSES = 100_000;
 export class FailedAuthLimiter {
   private readonly buckets = new Map<string, Bucket>();
 
-  constructor(readonly perMinute: number, private readonly now: () => number = Date.now) {}
+  constructor(
+    readonly perMinute: number,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** Counts a failure from `address`; returns the milliseconds to wait when it is over the limit. */
   fail(address: string): number | undefined {

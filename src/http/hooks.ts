@@ -19,6 +19,4 @@ export interface AuthenticatedCheck {
   close?(runtime: Runtime): Promise<void>;
 }
 
-export const AUTHENTICATED_CHECKS: readonly AuthenticatedCheck[] = [
-  planLimitsCheck(),
-];
+export const AUTHENTICATED_CHECKS: readonly AuthenticatedCheck[] = [planLimitsCheck()];

@@ -49,7 +49,10 @@ export function planLimitsOf(config: Config, plan: string | undefined): { plan: 
 export class Bucket {
   private tokens: number;
   private at: number;
-  constructor(readonly capacity: number, now: number) {
+  constructor(
+    readonly capacity: number,
+    now: number,
+  ) {
     this.tokens = capacity;
     this.at = now;
   }
@@ -110,7 +113,12 @@ const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 export const DOCUMENT_QUOTA_RETRY_MS = 86_400_000;
 
 /** A 429 refusal with `Retry-After` and `retry_after_seconds` (at least 1 s). */
-export function tooMany(code: 'rate_limited' | 'quota_exceeded' | 'auth_rate_limited', message: string, retryMs: number, details: Record<string, unknown>): HttpError {
+export function tooMany(
+  code: 'rate_limited' | 'quota_exceeded' | 'auth_rate_limited',
+  message: string,
+  retryMs: number,
+  details: Record<string, unknown>,
+): HttpError {
   const retry = seconds(retryMs);
   return new HttpError(429, code, message, { ...details, retry_after_seconds: retry }, { 'retry-after': String(retry) });
 }

@@ -66,16 +66,23 @@ export class McpEndpoint {
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(private readonly runtime: Runtime) {
-    this.sweeper = setInterval(() => {
-      this.sweep();
-      void this.renewSlots();
-    }, Math.min(60_000, SESSION_IDLE_MS)).unref();
+    this.sweeper = setInterval(
+      () => {
+        this.sweep();
+        void this.renewSlots();
+      },
+      Math.min(60_000, SESSION_IDLE_MS),
+    ).unref();
   }
 
   /** Extends the shared slots of this replica's live sessions (they lapse when a replica dies). */
   private async renewSlots(): Promise<void> {
     const live = [...this.sessions.values()].filter((s) => !s.closed).map((s) => ({ tenant: s.tenant, id: s.id }));
-    await (await this.runtime.services.shared()).renewSessions(live).catch((error: unknown) => this.runtime.logger.warn({ err: error }, 'could not renew MCP session slots'));
+    await (
+      await this.runtime.services.shared()
+    )
+      .renewSessions(live)
+      .catch((error: unknown) => this.runtime.logger.warn({ err: error }, 'could not renew MCP session slots'));
   }
 
   get sessionCount(): number {
@@ -102,7 +109,12 @@ export class McpEndpoint {
     // One JSON-RPC message per request: a batch would count as one request against the plan's per-minute and
     // monthly limits while doing the work of many (MCP 2025-06-18 removed batching; the SDK clients never send one).
     if (Array.isArray(ctx.body)) {
-      rpcError(ctx.res, 400, -32600, `JSON-RPC batches are not accepted on /mcp (this one holds ${ctx.body.length} messages): send each message in a request of its own. MCP 2025-06-18 removed batching.`);
+      rpcError(
+        ctx.res,
+        400,
+        -32600,
+        `JSON-RPC batches are not accepted on /mcp (this one holds ${ctx.body.length} messages): send each message in a request of its own. MCP 2025-06-18 removed batching.`,
+      );
       return;
     }
     if (this.runtime.config.http.stateless) return this.stateless(ctx);
@@ -121,7 +133,9 @@ export class McpEndpoint {
     const tenant = ctx.caller.tenant;
     const mine = () => [...this.sessions.values()].filter((s) => s.tenant === tenant && !s.closed);
     if (mine().length >= cap) {
-      const idle = mine().filter((s) => s.open === 0).sort((a, b) => a.lastSeen - b.lastSeen);
+      const idle = mine()
+        .filter((s) => s.open === 0)
+        .sort((a, b) => a.lastSeen - b.lastSeen);
       for (const session of idle.slice(0, mine().length - cap + 1)) await this.end(session, 'evicted (tenant session cap)');
     }
     if (mine().length >= cap) {
@@ -261,7 +275,11 @@ export class McpEndpoint {
   }
 
   private async releaseSlot(tenant: string, id: string): Promise<void> {
-    await (await this.runtime.services.shared()).releaseSession(tenant, id).catch((error: unknown) => this.runtime.logger.warn({ err: error }, 'could not release an MCP session slot; it lapses with its lease'));
+    await (
+      await this.runtime.services.shared()
+    )
+      .releaseSession(tenant, id)
+      .catch((error: unknown) => this.runtime.logger.warn({ err: error }, 'could not release an MCP session slot; it lapses with its lease'));
   }
 
   private async stateless(ctx: RouteContext): Promise<void> {

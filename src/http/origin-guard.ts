@@ -26,7 +26,10 @@ type HeaderValue = string | string[] | undefined;
 
 /** True for `localhost`, 127.0.0.0/8 and ::1 (with or without IPv6 brackets). */
 export function isLoopbackHost(hostname: string): boolean {
-  const name = hostname.toLowerCase().replace(/\.$/, '').replace(/^\[(.*)\]$/, '$1');
+  const name = hostname
+    .toLowerCase()
+    .replace(/\.$/, '')
+    .replace(/^\[(.*)\]$/, '$1');
   if (name === 'localhost') return true;
   if (isIP(name) === 4) return name.startsWith('127.');
   if (isIP(name) === 6) return name === '::1' || name === '0:0:0:0:0:0:0:1' || /^::ffff:127\./.test(name);

@@ -59,7 +59,11 @@ export class Router {
       const allow = [...allowed, ...(allowed.has('GET') ? ['HEAD'] : [])].join(', ');
       throw new HttpError(405, 'method_not_allowed', `${method} is not supported on ${pathname}; use ${allow}.`, { allow: [...allowed] }, { allow });
     }
-    throw new HttpError(404, 'not_found', `No route ${method} ${pathname}. See the HTTP API in the README (GET /.well-known/agent-manifest.json lists the tools).`);
+    throw new HttpError(
+      404,
+      'not_found',
+      `No route ${method} ${pathname}. See the HTTP API in the README (GET /.well-known/agent-manifest.json lists the tools).`,
+    );
   }
 }
 

@@ -26,7 +26,10 @@ export async function serveHttp(runtime: Runtime): Promise<void> {
   // Shared state first: a Redis that cannot be reached stops the start with a message, not the first request.
   const shared = await runtime.services.shared();
   if (isObjectStoreLocation(config.dataDir) && shared.kind !== 'redis') {
-    logger.warn({ dataDir: config.dataDir }, 'object-store data location without DOCENT_REDIS_URL: run one process on it (writes of several processes would not be serialised)');
+    logger.warn(
+      { dataDir: config.dataDir },
+      'object-store data location without DOCENT_REDIS_URL: run one process on it (writes of several processes would not be serialised)',
+    );
   }
   const app = createHttpApp(runtime);
   const { url, port, baseUrl } = await app.listen();

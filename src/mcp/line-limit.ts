@@ -17,7 +17,10 @@ export class LineLimit extends Transform {
   /** The first bytes of a dropped line, for its request id. */
   private head = '';
 
-  constructor(private readonly maxBytes: number, private readonly onTooLong: (bytes: number, id: string | number | null) => void) {
+  constructor(
+    private readonly maxBytes: number,
+    private readonly onTooLong: (bytes: number, id: string | number | null) => void,
+  ) {
     super();
   }
 
@@ -31,7 +34,9 @@ export class LineLimit extends Transform {
         this.length += part.length;
       } else if (this.length + part.length > this.maxBytes) {
         // Too long: drop what was held back and the rest of the line.
-        this.head = Buffer.concat([...this.pending, part]).subarray(0, 256).toString('utf8');
+        this.head = Buffer.concat([...this.pending, part])
+          .subarray(0, 256)
+          .toString('utf8');
         this.pending = [];
         this.dropping = true;
         this.length += part.length;

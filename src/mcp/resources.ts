@@ -59,11 +59,18 @@ export async function listDocumentResources(index: DocIndex, cursor: string | un
 export async function readDocumentResource(index: DocIndex, uri: string): Promise<ReadResourceResult> {
   const named = parseResourceUri(uri);
   if (!named) {
-    throw new McpError(ErrorCode.InvalidParams, `Not a document URI: "${uri.slice(0, 200)}". Documents are docent://{library}/{path}; resources/list lists them.`);
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `Not a document URI: "${uri.slice(0, 200)}". Documents are docent://{library}/{path}; resources/list lists them.`,
+    );
   }
   const found = await index.readDocument(named.library, named.title);
   if (!found) {
-    throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: no document "${named.title.slice(0, 200)}" in the set "${named.library.slice(0, 100)}". resources/list lists the documents.`, { uri });
+    throw new McpError(
+      RESOURCE_NOT_FOUND,
+      `Resource not found: no document "${named.title.slice(0, 200)}" in the set "${named.library.slice(0, 100)}". resources/list lists the documents.`,
+      { uri },
+    );
   }
   return { contents: [{ uri: found.doc.uri, mimeType: found.mimeType, text: found.text }] };
 }

@@ -50,7 +50,6 @@ export interface McpServerOptions {
   serverRequests: boolean;
 }
 
-
 export function toCallToolResult(outcome: ToolCallOutcome): CallToolResult {
   if (outcome.ok) {
     return {
@@ -92,7 +91,10 @@ export function createMcpServer(options: McpServerOptions): Server {
         );
         const content = result.content as { type: string; text?: string } | { type: string; text?: string }[];
         const parts = Array.isArray(content) ? content : [content];
-        return parts.filter((c) => c.type === 'text').map((c) => c.text ?? '').join('');
+        return parts
+          .filter((c) => c.type === 'text')
+          .map((c) => c.text ?? '')
+          .join('');
       };
     }
     const elicitConfirmation =
@@ -127,9 +129,7 @@ export function createMcpServer(options: McpServerOptions): Server {
         progressToken === undefined
           ? undefined
           : async (progress, total, message) => {
-              await extra
-                .sendNotification({ method: 'notifications/progress', params: { progressToken, progress, total, message } })
-                .catch(() => undefined);
+              await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, total, message } }).catch(() => undefined);
             },
     });
     const ms = Math.round(performance.now() - started);
@@ -161,8 +161,7 @@ export function createMcpServer(options: McpServerOptions): Server {
       throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${request.params.name}. Call prompts/list for the presets.`);
     }
     const task = request.params.arguments?.task?.trim();
-    const text =
-      `${preset.instructions}\n\nTools you may use: ${preset.tools.join(', ')}.` + (task ? `\n\nTask: ${task}` : '');
+    const text = `${preset.instructions}\n\nTools you may use: ${preset.tools.join(', ')}.` + (task ? `\n\nTask: ${task}` : '');
     return { description: preset.description, messages: [{ role: 'user', content: { type: 'text', text } }] };
   });
 
@@ -194,7 +193,10 @@ function answerInvalidParamsAsSuch(server: Server): void {
         const issues = (error as { issues?: { path: PropertyKey[]; message: string }[] }).issues;
         if (!(error instanceof McpError) && Array.isArray(issues)) {
           const fields = issues.map((i) => `${i.path.length ? `\`${i.path.map(String).join('.')}\`` : 'the request'}: ${i.message}`);
-          throw new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${[...new Set(fields)].slice(0, 5).join('; ')}. See the method's schema in the MCP specification.`);
+          throw new McpError(
+            ErrorCode.InvalidParams,
+            `Invalid params for ${method}: ${[...new Set(fields)].slice(0, 5).join('; ')}. See the method's schema in the MCP specification.`,
+          );
         }
         throw error;
       }

@@ -60,7 +60,10 @@ export class EndpointModel implements ChatModel {
   private mode: 'native' | 'json';
   private clientPromise?: Promise<{ client: OpenAI; sdk: OpenAIModule }>;
 
-  constructor(private readonly settings: EndpointSettings, private readonly logger: Logger) {
+  constructor(
+    private readonly settings: EndpointSettings,
+    private readonly logger: Logger,
+  ) {
     this.shownUrl = displayUrl(settings.baseUrl);
     this.label = `${settings.model} at ${this.shownUrl}`;
     this.mode = settings.toolCalling === 'json' ? 'json' : 'native';
@@ -157,7 +160,7 @@ export class EndpointModel implements ChatModel {
       return new ToolError(`${where} did not answer in time. Check that it is running and not overloaded.`, 'model_unavailable');
     }
     if (error instanceof sdk.APIConnectionError) {
-      const cause = (error.cause as { cause?: { code?: string }; message?: string } | undefined);
+      const cause = error.cause as { cause?: { code?: string }; message?: string } | undefined;
       const detail = cause?.cause?.code ?? cause?.message ?? error.message;
       return new ToolError(`Could not reach ${where} (${detail}). Check that it is running and that DOCENT_LLM_BASE_URL is right.`, 'model_unavailable');
     }
@@ -168,7 +171,10 @@ export class EndpointModel implements ChatModel {
         return new ToolError(`${where} refused the request (${detail}). Set DOCENT_LLM_API_KEY (or OPENAI_API_KEY) to a key it accepts.`, 'model_unavailable');
       }
       if (status === 404) {
-        return new ToolError(`${where} does not know model "${this.settings.model}" or the path (${detail}). Check DOCENT_LLM_MODEL, and that DOCENT_LLM_BASE_URL ends where the API starts (e.g. .../v1).`, 'model_unavailable');
+        return new ToolError(
+          `${where} does not know model "${this.settings.model}" or the path (${detail}). Check DOCENT_LLM_MODEL, and that DOCENT_LLM_BASE_URL ends where the API starts (e.g. .../v1).`,
+          'model_unavailable',
+        );
       }
       if (status === 429) return new ToolError(`${where} is rate-limiting or out of quota (${detail}). Try again later.`, 'model_unavailable');
       return new ToolError(`${where} failed (${detail}).`, 'model_error');

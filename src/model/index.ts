@@ -23,7 +23,10 @@ export const NO_MODEL_MESSAGE =
 export class ModelAccess {
   private endpoint?: EndpointModel;
 
-  constructor(private readonly config: Config, private readonly logger: Logger) {}
+  constructor(
+    private readonly config: Config,
+    private readonly logger: Logger,
+  ) {}
 
   /** True when an endpoint is configured (sampling is then never used). */
   get endpointConfigured(): boolean {
@@ -35,13 +38,22 @@ export class ModelAccess {
     const { baseUrl, model, apiKey, toolCalling } = this.config.llm;
     if (baseUrl !== undefined || model !== undefined) {
       if (model === undefined) {
-        throw new ToolError(`DOCENT_LLM_BASE_URL is set (${displayUrl(baseUrl!)}) but DOCENT_LLM_MODEL is not: set it to the name of a chat model that endpoint serves.`, 'model_unavailable');
+        throw new ToolError(
+          `DOCENT_LLM_BASE_URL is set (${displayUrl(baseUrl!)}) but DOCENT_LLM_MODEL is not: set it to the name of a chat model that endpoint serves.`,
+          'model_unavailable',
+        );
       }
       if (baseUrl !== undefined && displayUrl(baseUrl) !== baseUrl) {
-        throw new ToolError(`DOCENT_LLM_BASE_URL (${displayUrl(baseUrl)}) contains a user name or password, which requests cannot carry: remove them and put the key in DOCENT_LLM_API_KEY.`, 'model_unavailable');
+        throw new ToolError(
+          `DOCENT_LLM_BASE_URL (${displayUrl(baseUrl)}) contains a user name or password, which requests cannot carry: remove them and put the key in DOCENT_LLM_API_KEY.`,
+          'model_unavailable',
+        );
       }
       if (baseUrl === undefined && apiKey === undefined) {
-        throw new ToolError(`DOCENT_LLM_MODEL is set (${model}) but not where it runs: set DOCENT_LLM_BASE_URL to its OpenAI-compatible endpoint (e.g. http://localhost:11434/v1 for Ollama), or DOCENT_LLM_API_KEY / OPENAI_API_KEY to use OpenAI's API.`, 'model_unavailable');
+        throw new ToolError(
+          `DOCENT_LLM_MODEL is set (${model}) but not where it runs: set DOCENT_LLM_BASE_URL to its OpenAI-compatible endpoint (e.g. http://localhost:11434/v1 for Ollama), or DOCENT_LLM_API_KEY / OPENAI_API_KEY to use OpenAI's API.`,
+          'model_unavailable',
+        );
       }
       this.endpoint ??= new EndpointModel({ baseUrl: baseUrl ?? OPENAI_BASE_URL, model, apiKey, toolCalling }, this.logger.child({ component: 'model' }));
       return this.endpoint;

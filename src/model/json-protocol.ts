@@ -11,15 +11,12 @@ import { randomUUID } from 'node:crypto';
 import type { ChatMessage, Completion, ToolCall, ToolSpec } from './types.js';
 
 export function toolProtocolInstructions(tools: readonly ToolSpec[]): string {
-  const described = tools
-    .map((t) => `### ${t.name}\n${t.description}\nArguments (JSON Schema): ${JSON.stringify(t.parameters)}`)
-    .join('\n\n');
+  const described = tools.map((t) => `### ${t.name}\n${t.description}\nArguments (JSON Schema): ${JSON.stringify(t.parameters)}`).join('\n\n');
   return [
     '## Calling tools',
     'To call tools, reply with ONLY a JSON object and no other text:',
     '{"tool_calls": [{"name": "<tool name>", "arguments": {<arguments matching that tool\'s schema>}}]}',
-    'You may list several calls; each result comes back to you. To give your final answer, or when no tool is ' +
-      'needed, reply with plain text (not JSON).',
+    'You may list several calls; each result comes back to you. To give your final answer, or when no tool is ' + 'needed, reply with plain text (not JSON).',
     '',
     'Tools:',
     described,
@@ -42,9 +39,7 @@ export function transcriptAsText(messages: readonly ChatMessage[]): TextTurn[] {
   for (const m of messages) {
     if (m.role === 'user') push('user', m.content);
     else if (m.role === 'assistant') {
-      const calls = m.toolCalls?.length
-        ? JSON.stringify({ tool_calls: m.toolCalls.map((c) => ({ name: c.name, arguments: parseOr(c.arguments) })) })
-        : '';
+      const calls = m.toolCalls?.length ? JSON.stringify({ tool_calls: m.toolCalls.map((c) => ({ name: c.name, arguments: parseOr(c.arguments) })) }) : '';
       push('assistant', [m.content, calls].filter(Boolean).join('\n') || '(no reply)');
     } else push('user', `Result of ${m.name} (call ${m.toolCallId}):\n${m.content}`);
   }

@@ -13,9 +13,12 @@ export const SAMPLING_MAX_TOKENS = 4096;
 
 export class SamplingModel implements ChatModel {
   readonly source = 'sampling' as const;
-  readonly label = 'the MCP client\'s model (sampling)';
+  readonly label = "the MCP client's model (sampling)";
 
-  constructor(private readonly sample: NonNullable<ClientBridge['sample']>, private readonly logger: Logger) {}
+  constructor(
+    private readonly sample: NonNullable<ClientBridge['sample']>,
+    private readonly logger: Logger,
+  ) {}
 
   toolCalling(): 'json' {
     return 'json';

@@ -5,16 +5,7 @@
  */
 import { BlockList, isIP } from 'node:net';
 
-export type AddressRule =
-  | 'loopback'
-  | 'private'
-  | 'link-local'
-  | 'cgnat'
-  | 'multicast'
-  | 'broadcast'
-  | 'unspecified'
-  | 'reserved'
-  | 'documentation';
+export type AddressRule = 'loopback' | 'private' | 'link-local' | 'cgnat' | 'multicast' | 'broadcast' | 'unspecified' | 'reserved' | 'documentation';
 
 /** How each rule is named in a refusal: "10.0.0.5 is a private address". */
 export const RULE_PHRASES: Readonly<Record<AddressRule, string>> = {

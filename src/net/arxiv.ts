@@ -18,7 +18,11 @@ export interface ArxivQuery {
 const FIELDS = new Set(['all', 'ti', 'au', 'abs', 'cat']);
 const CATEGORY = /^[a-z][a-z-]*(\.[A-Za-z][A-Za-z-]*)?$/;
 // Characters with meaning in arXiv query syntax are dropped from free text; letters and digits of any script stay.
-const term = (text: string) => text.replace(/[^\p{L}\p{N}\s.'+-]/gu, ' ').replace(/\s+/g, ' ').trim();
+const term = (text: string) =>
+  text
+    .replace(/[^\p{L}\p{N}\s.'+-]/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 export function buildArxivQuery(raw: string): ArxivQuery {
   const parts: string[] = [];
@@ -93,11 +97,15 @@ export function parseArxivFeed(xml: string): { total: number; papers: Paper[] } 
       summary: normaliseWhitespace(textOf(child(entry, 'summary'))),
       date: published,
       updated: toRfc3339(textOf(child(entry, 'updated'))),
-      authors: asList(child(entry, 'author')).map((a) => normaliseWhitespace(textOf(child(a, 'name')))).filter(Boolean),
+      authors: asList(child(entry, 'author'))
+        .map((a) => normaliseWhitespace(textOf(child(a, 'name'))))
+        .filter(Boolean),
       url: https(attr(alternate, 'href') ?? idUrl),
       pdf_url: pdf && attr(pdf, 'href') ? https(attr(pdf, 'href')!) : null,
       primary_category: attr(child(entry, 'arxiv:primary_category'), 'term') ?? null,
-      categories: asList(child(entry, 'category')).map((c) => attr(c, 'term')).filter((c): c is string => Boolean(c)),
+      categories: asList(child(entry, 'category'))
+        .map((c) => attr(c, 'term'))
+        .filter((c): c is string => Boolean(c)),
     };
   });
   const total = Number(textOf(child(feed, 'opensearch:totalResults')));

@@ -51,8 +51,7 @@ export const systemResolver: Resolver = async (hostname) => {
   return found.map(({ address, family }) => ({ address, family: family === 6 ? 6 : 4 }));
 };
 
-const refuse = (reason: string, policy: DestinationPolicy, rule: string) =>
-  new OutboundError(`refused: ${reason} (${policy.rule})`, 'refused', rule);
+const refuse = (reason: string, policy: DestinationPolicy, rule: string) => new OutboundError(`refused: ${reason} (${policy.rule})`, 'refused', rule);
 
 /** The URL's host without IPv6 brackets or a trailing dot: what is resolved and connected to. */
 export function bareHost(url: URL): string {
@@ -77,7 +76,11 @@ export function checkCallerUrl(raw: string | URL, policy: DestinationPolicy): UR
     throw new OutboundError(`refused: not a valid absolute URL (${policy.label} needs one like https://example.com/feed.xml)`, 'refused', 'invalid_url');
   }
   if (!(policy.schemes as readonly string[]).includes(url.protocol)) {
-    throw refuse(`the ${url.protocol.replace(/:$/, '')} scheme is not allowed, only ${policy.schemes.map((s) => s.replace(/:$/, '')).join(' or ')}`, policy, 'scheme');
+    throw refuse(
+      `the ${url.protocol.replace(/:$/, '')} scheme is not allowed, only ${policy.schemes.map((s) => s.replace(/:$/, '')).join(' or ')}`,
+      policy,
+      'scheme',
+    );
   }
   if (url.username || url.password) throw refuse('URLs with a user name or password are not allowed', policy, 'userinfo');
   const host = bareHost(url);

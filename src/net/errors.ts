@@ -7,18 +7,14 @@ import { ToolError } from '../errors.js';
 
 export type OutboundFailure =
   /** The destination guard refused the URL or the address it resolves to. */
-  | 'refused'
-  | 'dns_failed'
-  | 'unreachable'
-  | 'tls_failed'
-  | 'timeout'
-  | 'too_large'
-  | 'unexpected_content_type'
-  | 'too_many_redirects'
-  | 'cancelled';
+  'refused' | 'dns_failed' | 'unreachable' | 'tls_failed' | 'timeout' | 'too_large' | 'unexpected_content_type' | 'too_many_redirects' | 'cancelled';
 
 export class OutboundError extends ToolError {
-  constructor(message: string, readonly failure: OutboundFailure, readonly rule?: string) {
+  constructor(
+    message: string,
+    readonly failure: OutboundFailure,
+    readonly rule?: string,
+  ) {
     super(message, failure === 'refused' ? 'refused' : `outbound_${failure}`, rule ? { rule } : undefined);
   }
 }

@@ -86,8 +86,7 @@ function absoluteLink(raw: string, base: URL): string | null {
 
 function atomLink(links: Node, base: URL): string | null {
   const all = list(links);
-  const chosen =
-    all.find((l) => (field(l, '@_rel') ?? 'alternate') === 'alternate' && field(l, '@_href')) ?? all.find((l) => field(l, '@_href'));
+  const chosen = all.find((l) => (field(l, '@_rel') ?? 'alternate') === 'alternate' && field(l, '@_href')) ?? all.find((l) => field(l, '@_href'));
   return chosen ? absoluteLink(String(field(chosen, '@_href')), base) : null;
 }
 

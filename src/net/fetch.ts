@@ -90,9 +90,7 @@ export interface FetchedResponse {
   text(): string;
 }
 
-type Mode =
-  | { kind: 'caller'; policy: DestinationPolicy }
-  | { kind: 'trusted'; origin: string; service: string };
+type Mode = { kind: 'caller'; policy: DestinationPolicy } | { kind: 'trusted'; origin: string; service: string };
 
 /** Fetches a caller-supplied URL under the destination guard. */
 export function fetchGuarded(url: string | URL, options: GuardedFetchOptions, network: NetworkOptions = {}): Promise<FetchedResponse> {
@@ -164,7 +162,11 @@ async function exchange(start: string | URL, options: FetchOptions, initial: Mod
       response.destroy();
       const label = mode.kind === 'caller' ? mode.policy.label : mode.service;
       if (maxRedirects === 0) {
-        throw new OutboundError(`refused: ${bareHost(url)} answered with a redirect (${status}), and ${label} does not follow redirects`, 'refused', 'redirect');
+        throw new OutboundError(
+          `refused: ${bareHost(url)} answered with a redirect (${status}), and ${label} does not follow redirects`,
+          'refused',
+          'redirect',
+        );
       }
       if (redirects >= maxRedirects) {
         throw new OutboundError(`gave up after ${maxRedirects} redirects, the limit (the last from ${bareHost(url)})`, 'too_many_redirects', 'redirect_limit');
@@ -201,12 +203,10 @@ async function exchange(start: string | URL, options: FetchOptions, initial: Mod
       );
     }
     const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-    const bytes = await readBody(response, success ? maxBytes : Math.min(maxBytes, ERROR_BODY_BYTES), !success, signal, url).catch(
-      (error: unknown) => {
-        if (error instanceof OutboundError) throw error;
-        throw signal.aborted ? aborted() : connectionError(error, url);
-      },
-    );
+    const bytes = await readBody(response, success ? maxBytes : Math.min(maxBytes, ERROR_BODY_BYTES), !success, signal, url).catch((error: unknown) => {
+      if (error instanceof OutboundError) throw error;
+      throw signal.aborted ? aborted() : connectionError(error, url);
+    });
     if (signal.aborted) throw aborted();
     return { status, headers: response.headers, url, mediaType, body: bytes, redirects, text: () => decodeBody(bytes, response.headers['content-type']) };
   }
@@ -231,7 +231,8 @@ interface SendOptions {
 function send(url: URL, target: ResolvedAddress, options: SendOptions): Promise<IncomingMessage> {
   // The socket connects to the checked address whatever name it asks for: no second resolution.
   const lookup: LookupFunction = (_hostname, lookupOptions, callback) => {
-    if (lookupOptions.all) (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: target.address, family: target.family }]);
+    if (lookupOptions.all)
+      (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: target.address, family: target.family }]);
     else callback(null, target.address, target.family);
   };
   const host = bareHost(url);
@@ -265,8 +266,7 @@ function send(url: URL, target: ResolvedAddress, options: SendOptions): Promise<
 
 async function readBody(response: IncomingMessage, limit: number, truncate: boolean, signal: AbortSignal, url: URL): Promise<Buffer> {
   const encoding = (response.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
-  const tooLarge = () =>
-    new OutboundError(`${bareHost(url)} sent more than ${limit} bytes, the size cap for this request`, 'too_large', 'size_cap');
+  const tooLarge = () => new OutboundError(`${bareHost(url)} sent more than ${limit} bytes, the size cap for this request`, 'too_large', 'size_cap');
   const declared = Number(response.headers['content-length']);
   if (!truncate && encoding === 'identity' && Number.isFinite(declared) && declared > limit) {
     response.destroy();
@@ -307,7 +307,11 @@ async function readBody(response: IncomingMessage, limit: number, truncate: bool
   } catch (error) {
     if (error instanceof OutboundError) throw error;
     if (signal.aborted) throw error;
-    throw new OutboundError(`${bareHost(url)} sent a body that could not be read (${(error as NodeJS.ErrnoException).code ?? 'decode error'})`, 'unreachable', 'body');
+    throw new OutboundError(
+      `${bareHost(url)} sent a body that could not be read (${(error as NodeJS.ErrnoException).code ?? 'decode error'})`,
+      'unreachable',
+      'body',
+    );
   } finally {
     signal.removeEventListener('abort', onAbort);
     response.destroy();

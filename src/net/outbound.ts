@@ -14,14 +14,7 @@ import type { Config } from '../config.js';
 import { ConfigError } from '../errors.js';
 import type { Logger } from '../logging.js';
 import { OutboundError } from './errors.js';
-import {
-  fetchGuarded,
-  fetchTrusted,
-  type FetchOptions,
-  type FetchedResponse,
-  type GuardedFetchOptions,
-  type NetworkOptions,
-} from './fetch.js';
+import { fetchGuarded, fetchTrusted, type FetchOptions, type FetchedResponse, type GuardedFetchOptions, type NetworkOptions } from './fetch.js';
 import { bareHost } from './destination.js';
 
 export interface ServiceSpec {
@@ -152,13 +145,11 @@ export class Outbound {
     const timeout = this.config.outbound.timeoutMs;
     const subject = spec.title.charAt(0).toUpperCase() + spec.title.slice(1);
     return new ServiceEndpoint(name, spec.title, base, (url, options) =>
-      this.logged(name, () => fetchTrusted(url, spec.title, { ...options, timeoutMs: options.timeoutMs ?? timeout }, this.network)).catch(
-        (error: unknown) => {
-          // Say which service failed: its host alone may be an unfamiliar proxy or a fixture address.
-          if (error instanceof OutboundError) throw new OutboundError(`${subject}: ${error.message}`, error.failure, error.rule);
-          throw error;
-        },
-      ),
+      this.logged(name, () => fetchTrusted(url, spec.title, { ...options, timeoutMs: options.timeoutMs ?? timeout }, this.network)).catch((error: unknown) => {
+        // Say which service failed: its host alone may be an unfamiliar proxy or a fixture address.
+        if (error instanceof OutboundError) throw new OutboundError(`${subject}: ${error.message}`, error.failure, error.rule);
+        throw error;
+      }),
     );
   }
 
@@ -168,7 +159,14 @@ export class Outbound {
     try {
       const response = await run();
       this.logger.debug(
-        { outbound: label, host: bareHost(response.url), status: response.status, bytes: response.body.length, redirects: response.redirects, ms: Math.round(performance.now() - started) },
+        {
+          outbound: label,
+          host: bareHost(response.url),
+          status: response.status,
+          bytes: response.body.length,
+          redirects: response.redirects,
+          ms: Math.round(performance.now() - started),
+        },
         'outbound request',
       );
       return response;

@@ -46,8 +46,7 @@ const TAVILY_BODY = z.looseObject({
 const PROVIDERS: Record<WebSearchProviderName, Provider> = {
   brave: {
     title: 'The Brave Search API',
-    send: (endpoint, key, query, count, signal) =>
-      endpoint.request([], { query: { q: query, count }, headers: { 'x-subscription-token': key }, signal }),
+    send: (endpoint, key, query, count, signal) => endpoint.request([], { query: { q: query, count }, headers: { 'x-subscription-token': key }, signal }),
     detail: (response) => jsonMessage(response, (b) => (b.error as { detail?: string } | undefined)?.detail),
     hits(body) {
       const parsed = BRAVE_BODY.safeParse(body);

@@ -42,7 +42,11 @@ export function checkWebhookUrl(raw: string, configuredHost: string): WebhookTar
   if (url.host !== host) throw refuse(`port ${url.port || 443} is not allowed`, host, 'port');
   const expectedPrefix = `https://${host}/`;
   if (!raw.startsWith(expectedPrefix) || raw !== `https://${host}${url.pathname}`) {
-    throw refuse('the webhook URL must be written exactly as the platform issued it (no case, encoding, trailing-dot, query or fragment variants)', host, 'spelling');
+    throw refuse(
+      'the webhook URL must be written exactly as the platform issued it (no case, encoding, trailing-dot, query or fragment variants)',
+      host,
+      'spelling',
+    );
   }
   if (!WEBHOOK_PATH.test(url.pathname)) throw refuse('the path is not an incoming-webhook path (/services/...)', host, 'path');
   return {

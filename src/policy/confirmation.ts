@@ -72,7 +72,11 @@ type LedgerState = Pick<SharedState, 'secret' | 'spendOnce' | 'paidCalls' | 'add
 export class ConfirmationLedger {
   private readonly state: () => Promise<LedgerState>;
 
-  constructor(readonly settings: PolicySettings, state?: () => Promise<LedgerState>, private readonly now: () => number = Date.now) {
+  constructor(
+    readonly settings: PolicySettings,
+    state?: () => Promise<LedgerState>,
+    private readonly now: () => number = Date.now,
+  ) {
     if (state) this.state = state;
     else {
       const own = Promise.resolve(new InProcessState());

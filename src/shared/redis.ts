@@ -75,7 +75,11 @@ export class RedisState implements SharedState {
   private readonly local = new KeyedMutex();
   private secretValue?: Promise<Buffer>;
 
-  private constructor(private readonly redis: Redis, private readonly logger: Logger, leaseMs: number) {
+  private constructor(
+    private readonly redis: Redis,
+    private readonly logger: Logger,
+    leaseMs: number,
+  ) {
     this.locks = { distributed: true, run: (name, fn) => this.local.run(name, () => this.withLock(name, leaseMs, fn)) };
   }
 
@@ -88,7 +92,9 @@ export class RedisState implements SharedState {
       await redis.ping();
     } catch (error) {
       redis.disconnect();
-      throw new ConfigError(`Cannot reach Redis at DOCENT_REDIS_URL (${redactUrl(url)}): ${(error as Error).message.replace(/\.$/, '')}. Start Redis there, or unset DOCENT_REDIS_URL to keep shared state in this process.`);
+      throw new ConfigError(
+        `Cannot reach Redis at DOCENT_REDIS_URL (${redactUrl(url)}): ${(error as Error).message.replace(/\.$/, '')}. Start Redis there, or unset DOCENT_REDIS_URL to keep shared state in this process.`,
+      );
     }
     return new RedisState(redis, logger, options.lockLeaseMs);
   }
@@ -100,18 +106,22 @@ export class RedisState implements SharedState {
     const started = Date.now();
     for (let attempt = 0; ; attempt++) {
       if ((await this.redis.set(key, token, 'PX', leaseMs, 'NX')) === 'OK') break;
-      if (Date.now() - started > LOCK_WAIT_MS) throw new Error(`Timed out after ${LOCK_WAIT_MS / 1000} s waiting for the write lock "${name}" held by another replica; retry.`);
+      if (Date.now() - started > LOCK_WAIT_MS)
+        throw new Error(`Timed out after ${LOCK_WAIT_MS / 1000} s waiting for the write lock "${name}" held by another replica; retry.`);
       await sleep(Math.min(100, 5 * 2 ** Math.min(attempt, 5)) * (0.5 + Math.random()));
     }
     let lost = false;
     const extend = async () => (await this.redis.eval(EXTEND, 1, key, token, leaseMs)) === 1;
-    const renewer = setInterval(() => {
-      extend()
-        .then((held) => {
-          if (!held) lost = true;
-        })
-        .catch(() => undefined);
-    }, Math.max(50, Math.floor(leaseMs / 3)));
+    const renewer = setInterval(
+      () => {
+        extend()
+          .then((held) => {
+            if (!held) lost = true;
+          })
+          .catch(() => undefined);
+      },
+      Math.max(50, Math.floor(leaseMs / 3)),
+    );
     renewer.unref();
     const fence = async () => {
       if (lost || !(await extend())) {
@@ -123,7 +133,9 @@ export class RedisState implements SharedState {
       return await fn(fence);
     } finally {
       clearInterval(renewer);
-      await this.redis.eval(RELEASE, 1, key, token).catch((error: unknown) => this.logger.warn({ err: error, lock: name }, 'could not release a write lock; it lapses with its lease'));
+      await this.redis
+        .eval(RELEASE, 1, key, token)
+        .catch((error: unknown) => this.logger.warn({ err: error, lock: name }, 'could not release a write lock; it lapses with its lease'));
     }
   }
 

@@ -64,7 +64,11 @@ export class KeyedMutex {
 }
 
 /** The token bucket arithmetic shared by both implementations (Redis runs the same steps in Lua). */
-export function bucketStep(state: { tokens: number; at: number } | undefined, capacity: number, nowMs: number): { state: { tokens: number; at: number }; take: TokenTake } {
+export function bucketStep(
+  state: { tokens: number; at: number } | undefined,
+  capacity: number,
+  nowMs: number,
+): { state: { tokens: number; at: number }; take: TokenTake } {
   let tokens = state ? Math.min(capacity, state.tokens + (Math.max(0, nowMs - state.at) * capacity) / 60_000) : capacity;
   if (tokens >= 1) {
     tokens -= 1;

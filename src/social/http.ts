@@ -44,7 +44,9 @@ function asSendFailure(error: OutboundError, service: string): SendFailure {
     case 'timeout':
       return error.rule === 'connect_timeout' ? unsent(`could not connect to ${service}: ${reason}`) : maybe(`${service} did not answer in time: ${reason}`);
     case 'unreachable':
-      return error.rule === 'connection' && NEVER_CONNECTED.test(error.message) ? unsent(`could not connect to ${service}: ${reason}`) : maybe(`the connection to ${service} failed: ${reason}`);
+      return error.rule === 'connection' && NEVER_CONNECTED.test(error.message)
+        ? unsent(`could not connect to ${service}: ${reason}`)
+        : maybe(`the connection to ${service} failed: ${reason}`);
     case 'cancelled':
       return maybe(`the request to ${service} was cancelled`);
     default:

@@ -14,9 +14,9 @@ export interface PlatformLimit {
 
 export const PLATFORM_LIMITS: Readonly<Record<Platform, PlatformLimit>> = {
   microblog: { maxChars: 280, why: 'the microblog limit (280, the strictest common microblog limit, so the text fits X and Mastodon alike)' },
-  professional_network: { maxChars: 3000, why: 'the professional network limit (3,000, LinkedIn\'s post commentary limit)' },
-  chat_community: { maxChars: 2000, why: 'the chat community limit (2,000, Discord\'s message limit)' },
-  launch_site: { maxChars: 260, why: 'the launch site limit (260, Product Hunt\'s description limit; also within Reddit\'s 300-character title limit)' },
+  professional_network: { maxChars: 3000, why: "the professional network limit (3,000, LinkedIn's post commentary limit)" },
+  chat_community: { maxChars: 2000, why: "the chat community limit (2,000, Discord's message limit)" },
+  launch_site: { maxChars: 260, why: "the launch site limit (260, Product Hunt's description limit; also within Reddit's 300-character title limit)" },
 };
 
 export function characterCount(text: string): number {

@@ -176,14 +176,14 @@ async function addMissingColumns(store: Store, table: lancedb.Table, lock: strin
 /** Whitespace tokens as analysed by src/docs; lower-casing and stemming already happened there. */
 const termIndex = () =>
   lancedb.Index.fts({
-  baseTokenizer: 'whitespace',
-  lowercase: false,
-  stem: false,
-  removeStopWords: false,
-  asciiFolding: false,
-  withPosition: false,
-  maxTokenLength: 64,
-});
+    baseTokenizer: 'whitespace',
+    lowercase: false,
+    stem: false,
+    removeStopWords: false,
+    asciiFolding: false,
+    withPosition: false,
+    maxTokenLength: 64,
+  });
 
 /** The naive baseline's full-text index over raw text, with LanceDB's default settings (scripts/eval.ts). */
 const plainIndex = () => lancedb.Index.fts();
@@ -274,13 +274,22 @@ export class ChunkStore {
 
   /** The stored text of one document (empty when it was written before content was stored). */
   async content(docId: string): Promise<string | undefined> {
-    const rows = await retryRead(() => this.docs.query().where(`doc_id = ${sqlLiteral(docId)}`).select(['content']).limit(1).toArray());
+    const rows = await retryRead(() =>
+      this.docs
+        .query()
+        .where(`doc_id = ${sqlLiteral(docId)}`)
+        .select(['content'])
+        .limit(1)
+        .toArray(),
+    );
     return rows[0] ? String(rows[0].content ?? '') : undefined;
   }
 
   async summaries(): Promise<DocumentSummary[]> {
     const rows = await retryRead(() => this.docs.query().select(SUMMARY_COLUMNS).toArray());
-    return rows.map((r) => plainDoc({ ...r, vocab: '', idents: '', names: '' })).map(({ vocab: _v, idents: _i, names: _n, title_terms: _t, content: _c, ...rest }) => rest);
+    return rows
+      .map((r) => plainDoc({ ...r, vocab: '', idents: '', names: '' }))
+      .map(({ vocab: _v, idents: _i, names: _n, title_terms: _t, content: _c, ...rest }) => rest);
   }
 
   async documentCount(): Promise<number> {
@@ -347,7 +356,9 @@ export class ChunkStore {
 
   /** Deletes chunks and vectors that belong to no current document version (left by an interrupted ingest). */
   async sweep(): Promise<number> {
-    const current = new Map((await retryRead(() => this.docs.query().select(['doc_id', 'version']).toArray())).map((r) => [String(r.doc_id), String(r.version)]));
+    const current = new Map(
+      (await retryRead(() => this.docs.query().select(['doc_id', 'version']).toArray())).map((r) => [String(r.doc_id), String(r.version)]),
+    );
     const rows = await retryRead(() => this.chunks.query().select(['doc_id', 'version']).toArray());
     const stale = new Set<string>();
     for (const r of rows) {
@@ -398,7 +409,12 @@ export class ChunkStore {
       let query = this.chunks.query().fullTextSearch(fts);
       const scope = this.scopeFilter();
       if (scope) query = query.where(scope);
-      const rows = await retryRead(() => query.select([...CHUNK_COLUMNS, '_score']).limit(limit).toArray());
+      const rows = await retryRead(() =>
+        query
+          .select([...CHUNK_COLUMNS, '_score'])
+          .limit(limit)
+          .toArray(),
+      );
       return rows.map((r) => ({ ...plainChunk(r), score: Number(r._score) * weight }));
     };
     // Two queries side by side, scores summed per chunk (a should-clause BooleanQuery ranks the same but
@@ -417,7 +433,13 @@ export class ChunkStore {
   /** Chunks by id (any version). */
   async chunksById(ids: string[]): Promise<ChunkRow[]> {
     if (!ids.length) return [];
-    const rows = await retryRead(() => this.chunks.query().where(`chunk_id IN (${inList(ids)})`).select(CHUNK_COLUMNS).toArray());
+    const rows = await retryRead(() =>
+      this.chunks
+        .query()
+        .where(`chunk_id IN (${inList(ids)})`)
+        .select(CHUNK_COLUMNS)
+        .toArray(),
+    );
     return rows.map(plainChunk);
   }
 
@@ -434,7 +456,12 @@ export class ChunkStore {
   }
 
   async getMeta(key: string): Promise<string | undefined> {
-    const rows = await retryRead(() => this.meta.query().where(`key = ${sqlLiteral(key)}`).toArray());
+    const rows = await retryRead(() =>
+      this.meta
+        .query()
+        .where(`key = ${sqlLiteral(key)}`)
+        .toArray(),
+    );
     return rows[0] ? String(rows[0].value) : undefined;
   }
 
@@ -467,7 +494,13 @@ export class ChunkStore {
     const vectors = this.vectorsTable;
     if (!vectors || !chunkIds.length) return missing;
     for (let i = 0; i < chunkIds.length; i += 500) {
-      const rows = await retryRead(() => vectors.query().where(`chunk_id IN (${inList(chunkIds.slice(i, i + 500))})`).select(['chunk_id']).toArray());
+      const rows = await retryRead(() =>
+        vectors
+          .query()
+          .where(`chunk_id IN (${inList(chunkIds.slice(i, i + 500))})`)
+          .select(['chunk_id'])
+          .toArray(),
+      );
       for (const r of rows) missing.delete(String(r.chunk_id));
     }
     return missing;

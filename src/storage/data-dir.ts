@@ -16,7 +16,7 @@ function problem(dir: string, why: string): ConfigError {
 /** Creates `dir` (and missing parents, one at a time) and checks it can be written; throws a ConfigError otherwise. */
 export async function prepareDataDir(dir: string): Promise<void> {
   const missing: string[] = [];
-  for (let at = dir; ; ) {
+  for (let at = dir; ;) {
     try {
       const info = await stat(at);
       if (!info.isDirectory()) throw problem(dir, at === dir ? 'is a file, not a directory' : `cannot be created: ${at} is a file`);

@@ -124,14 +124,22 @@ function arrowSchema(spec: TableSpec): Schema {
 export class Store {
   private readonly tables = new Map<string, Promise<lancedb.Table>>();
 
-  private constructor(readonly dataDir: string, readonly db: lancedb.Connection, readonly logger: Logger, readonly locks: WriteLocks) {}
+  private constructor(
+    readonly dataDir: string,
+    readonly db: lancedb.Connection,
+    readonly logger: Logger,
+    readonly locks: WriteLocks,
+  ) {}
 
   static async open(dataDir: string, logger: Logger, options: StoreOptions = {}): Promise<Store> {
     const remote = isObjectStoreLocation(dataDir);
     if (!remote) await prepareDataDir(dataDir);
     // Every read sees commits made by other processes (a key created or revoked by `docent keys`, documents
     // added by another replica); LanceDB's default never re-checks an open table.
-    const db = await lancedb.connect(dataDir, { readConsistencyInterval: 0, ...(remote && options.storageOptions ? { storageOptions: options.storageOptions } : {}) });
+    const db = await lancedb.connect(dataDir, {
+      readConsistencyInterval: 0,
+      ...(remote && options.storageOptions ? { storageOptions: options.storageOptions } : {}),
+    });
     return new Store(dataDir, db, logger, options.locks ?? new InProcessState().locks);
   }
 

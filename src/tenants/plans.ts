@@ -61,7 +61,11 @@ export function normaliseFeatures(features: readonly string[]): string[] {
 }
 
 function sameFeatures(a: readonly string[], b: readonly string[]): boolean {
-  const norm = (xs: readonly string[]) => [...xs].map((x) => x.toLowerCase()).sort().join('\u0000');
+  const norm = (xs: readonly string[]) =>
+    [...xs]
+      .map((x) => x.toLowerCase())
+      .sort()
+      .join('\u0000');
   return norm(a) === norm(b);
 }
 
@@ -96,7 +100,8 @@ export class PlanStore {
       const [existing] = await this.table.find({ tenant, name_key }, { limit: 1 });
       if (existing) {
         const differs: string[] = [];
-        if (existing.price_cents !== input.price_cents) differs.push(`price_usd (${dollars(existing.price_cents)} stored, ${dollars(input.price_cents)} given)`);
+        if (existing.price_cents !== input.price_cents)
+          differs.push(`price_usd (${dollars(existing.price_cents)} stored, ${dollars(input.price_cents)} given)`);
         if (existing.requests_per_month !== input.requests_per_month) {
           differs.push(`requests_per_month (${existing.requests_per_month} stored, ${input.requests_per_month} given)`);
         }

@@ -60,16 +60,12 @@ export const POSTS_TABLE: TableSpec = {
 };
 
 export function postNotFound(postId: string, tenant: string): ToolError {
-  return new ToolError(
-    `No post with id "${postId}" for tenant "${tenant}". Call list_posts to see the tenant's post ids. Nothing was changed.`,
-    'not_found',
-    { field: 'post_id' },
-  );
+  return new ToolError(`No post with id "${postId}" for tenant "${tenant}". Call list_posts to see the tenant's post ids. Nothing was changed.`, 'not_found', {
+    field: 'post_id',
+  });
 }
 
-export type Claim =
-  | { kind: 'claimed'; post: PostRow; resumed: boolean }
-  | { kind: 'already_posted'; post: PostRow };
+export type Claim = { kind: 'claimed'; post: PostRow; resumed: boolean } | { kind: 'already_posted'; post: PostRow };
 
 export class PostStore {
   private constructor(
@@ -128,7 +124,9 @@ export class PostStore {
     return this.table.exclusive(async () => {
       const post = await this.get(tenant, postId);
       if (post.status === 'posted') {
-        throw new ToolError(`Post ${post.id} was already posted on ${post.posted_at}; it cannot be scheduled again. Nothing was changed.`, 'conflict', { field: 'post_id' });
+        throw new ToolError(`Post ${post.id} was already posted on ${post.posted_at}; it cannot be scheduled again. Nothing was changed.`, 'conflict', {
+          field: 'post_id',
+        });
       }
       if (post.sending_since) {
         throw new ToolError(`Post ${post.id} is being sent right now; wait for that to finish. Nothing was changed.`, 'conflict', { field: 'post_id' });
@@ -152,12 +150,18 @@ export class PostStore {
       if (post.sending_since) {
         const age = now.getTime() - Date.parse(post.sending_since);
         if (age < options.staleAfterMs) {
-          throw new ToolError(`Post ${post.id} is being sent right now by another call; it will not be sent twice. Check list_posts in a moment.`, 'conflict', { field: 'post_id' });
+          throw new ToolError(`Post ${post.id} is being sent right now by another call; it will not be sent twice. Check list_posts in a moment.`, 'conflict', {
+            field: 'post_id',
+          });
         }
         if (!options.deduplicates) {
           const error = `Outcome unknown: a send to ${options.service} started at ${post.sending_since} never finished (the server stopped). Check ${options.service} for the post before posting again.`;
           await this.set(tenant, post.id, { status: 'failed', error, sending_since: null, updated_at: nowIso(now) });
-          throw new ToolError(`${error} The post is now marked failed; calling post again will send it.`, 'outcome_unknown', { field: 'post_id', post_id: post.id, status: 'failed' });
+          throw new ToolError(`${error} The post is now marked failed; calling post again will send it.`, 'outcome_unknown', {
+            field: 'post_id',
+            post_id: post.id,
+            status: 'failed',
+          });
         }
         resumed = true;
       }

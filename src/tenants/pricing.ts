@@ -95,7 +95,26 @@ const PROFILES: readonly ProfileRule[] = [
   {
     profile: 'compute_heavy',
     meaning: 'each request runs costly computation (model inference, media processing), so serving it has a real marginal cost',
-    keywords: ['ai', 'ml', 'llm', 'gpt', 'inference', 'model', 'vision', 'image', 'video', 'audio', 'speech', 'transcription', 'ocr', 'translation', 'embedding', 'gpu', 'generation', 'rendering'],
+    keywords: [
+      'ai',
+      'ml',
+      'llm',
+      'gpt',
+      'inference',
+      'model',
+      'vision',
+      'image',
+      'video',
+      'audio',
+      'speech',
+      'transcription',
+      'ocr',
+      'translation',
+      'embedding',
+      'gpu',
+      'generation',
+      'rendering',
+    ],
     free: 100,
     paid: { cents: 4900, requests: 10_000 },
     scale: { cents: 24_900, requests: 100_000 },
@@ -111,15 +130,59 @@ const PROFILES: readonly ProfileRule[] = [
   {
     profile: 'data',
     meaning: 'each request reads data that costs money to acquire, store or keep fresh (licensed, scraped or indexed data)',
-    keywords: ['data', 'search', 'scraping', 'scraper', 'crawler', 'enrichment', 'geolocation', 'geocoding', 'maps', 'weather', 'finance', 'financial', 'stock', 'market', 'news', 'analytics', 'lookup', 'rag', 'retrieval', 'documentation', 'docs'],
+    keywords: [
+      'data',
+      'search',
+      'scraping',
+      'scraper',
+      'crawler',
+      'enrichment',
+      'geolocation',
+      'geocoding',
+      'maps',
+      'weather',
+      'finance',
+      'financial',
+      'stock',
+      'market',
+      'news',
+      'analytics',
+      'lookup',
+      'rag',
+      'retrieval',
+      'documentation',
+      'docs',
+    ],
     free: 1000,
     paid: { cents: 2900, requests: 50_000 },
     scale: { cents: 14_900, requests: 500_000 },
   },
   {
     profile: 'lightweight',
-    meaning: 'each request is cheap computation on the caller\'s own input (validation, conversion, utilities, CRUD)',
-    keywords: ['utility', 'utilities', 'validation', 'validator', 'conversion', 'converter', 'formatting', 'crud', 'auth', 'authentication', 'qr', 'url', 'shortener', 'calculator', 'developer', 'devtools', 'tools', 'productivity', 'webhook', 'webhooks', 'scheduling'],
+    meaning: "each request is cheap computation on the caller's own input (validation, conversion, utilities, CRUD)",
+    keywords: [
+      'utility',
+      'utilities',
+      'validation',
+      'validator',
+      'conversion',
+      'converter',
+      'formatting',
+      'crud',
+      'auth',
+      'authentication',
+      'qr',
+      'url',
+      'shortener',
+      'calculator',
+      'developer',
+      'devtools',
+      'tools',
+      'productivity',
+      'webhook',
+      'webhooks',
+      'scheduling',
+    ],
     free: 10_000,
     paid: { cents: 1900, requests: 250_000 },
     scale: { cents: 9900, requests: 2_500_000 },
@@ -129,7 +192,7 @@ const PROFILES: readonly ProfileRule[] = [
 export const PRICING_RULES: readonly string[] = [
   'R1 Free tier: no card, enough requests to build and test an integration but not to run production traffic; the cheaper a request is to serve, the larger it is.',
   'R2 Paid tier: one round monthly price under $50 that a developer can expense without approval, including 10 to 100 times the free requests.',
-  'R3 Scale tier: 10 times the paid tier\'s requests for about 5 times its price, so the price per request halves as usage grows and the step up is predictable.',
+  "R3 Scale tier: 10 times the paid tier's requests for about 5 times its price, so the price per request halves as usage grows and the step up is predictable.",
   'R4 The request cost profile of the category sets the numbers: lightweight, data, messaging or compute-heavy.',
 ];
 
@@ -169,7 +232,10 @@ const fmtPer1000 = (d: Decimal | null): string | null => (d === null ? null : d.
 const times = (x: Decimal): string => x.toDecimalPlaces(1, Decimal.ROUND_HALF_EVEN).toFixed();
 
 function profileFor(category: string): { rule: ProfileRule; reason: string } {
-  const words = category.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  const words = category
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
   for (const rule of PROFILES) {
     const hit = words.find((w) => rule.keywords.includes(w) || (w.endsWith('s') && rule.keywords.includes(w.slice(0, -1))));
     if (hit) return { rule, reason: `"${category}" contains "${hit}": ${rule.meaning}.` };
@@ -222,11 +288,17 @@ export function suggestPricing(category: string, plans: readonly PlanRow[]): Pri
           : plan.requests_per_month < rule.free / 2
             ? `Free with ${plan.requests_per_month.toLocaleString('en-US')} requests, ${times(ratio)}× the suggested ${rule.free.toLocaleString('en-US')}: possibly too small to build and test an integration.`
             : `Free with ${plan.requests_per_month.toLocaleString('en-US')} requests: in line with the suggested ${rule.free.toLocaleString('en-US')}.`;
-      return { plan: plan.name, price_usd: price, requests_per_month: plan.requests_per_month, usd_per_1000_requests: fmtPer1000(rate), compared_with: 'free', assessment };
+      return {
+        plan: plan.name,
+        price_usd: price,
+        requests_per_month: plan.requests_per_month,
+        usd_per_1000_requests: fmtPer1000(rate),
+        compared_with: 'free',
+        assessment,
+      };
     }
     // Compare a paid plan with the suggested tier nearest in price.
-    const tier: 'paid' | 'scale' =
-      Math.abs(plan.price_cents - rule.paid.cents) <= Math.abs(plan.price_cents - rule.scale.cents) ? 'paid' : 'scale';
+    const tier: 'paid' | 'scale' = Math.abs(plan.price_cents - rule.paid.cents) <= Math.abs(plan.price_cents - rule.scale.cents) ? 'paid' : 'scale';
     const target = suggestedFor(tier);
     const targetRate = per1000(target.cents, target.requests)!;
     let assessment: string;
@@ -241,14 +313,22 @@ export function suggestPricing(category: string, plans: readonly PlanRow[]): Pri
           : `${times(ratio)}× the suggested price per request: in line with the rules`;
       assessment = `$${price} for ${plan.requests_per_month.toLocaleString('en-US')} requests is $${fmtPer1000(rate)} per 1,000 against $${fmtPer1000(targetRate)} for the suggested ${tier} tier (${verdict}).`;
     }
-    return { plan: plan.name, price_usd: price, requests_per_month: plan.requests_per_month, usd_per_1000_requests: fmtPer1000(rate), compared_with: tier, assessment };
+    return {
+      plan: plan.name,
+      price_usd: price,
+      requests_per_month: plan.requests_per_month,
+      usd_per_1000_requests: fmtPer1000(rate),
+      compared_with: tier,
+      assessment,
+    };
   });
 
   const gaps: string[] = [];
   if (plans.length === 0) gaps.push('The tenant has no plans yet: create_plan the tiers above (or your own) to compare and project revenue.');
   else {
     if (!plans.some((p) => p.price_cents === 0)) gaps.push('No free plan: a free tier with no card (R1) lets developers try the API before paying.');
-    if (!comparison.some((c) => c.compared_with === 'scale')) gaps.push('No plan near the scale tier: heavy users have nowhere to grow into at a lower price per request (R3).');
+    if (!comparison.some((c) => c.compared_with === 'scale'))
+      gaps.push('No plan near the scale tier: heavy users have nowhere to grow into at a lower price per request (R3).');
   }
   return {
     category,
@@ -258,6 +338,7 @@ export function suggestPricing(category: string, plans: readonly PlanRow[]): Pri
     rules: [...PRICING_RULES],
     comparison,
     gaps,
-    caveat: 'These figures come from docent\'s fixed pricing rules above, not from market research or competitors\' prices. Check them against your own cost per request and the prices of alternatives your customers know.',
+    caveat:
+      "These figures come from docent's fixed pricing rules above, not from market research or competitors' prices. Check them against your own cost per request and the prices of alternatives your customers know.",
   };
 }

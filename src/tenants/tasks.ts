@@ -65,11 +65,9 @@ export interface NewTask {
 }
 
 export function taskNotFound(taskId: string, tenant: string): ToolError {
-  return new ToolError(
-    `No task with id "${taskId}" for tenant "${tenant}". Call list_tasks to see the tenant's task ids. Nothing was changed.`,
-    'not_found',
-    { field: 'task_id' },
-  );
+  return new ToolError(`No task with id "${taskId}" for tenant "${tenant}". Call list_tasks to see the tenant's task ids. Nothing was changed.`, 'not_found', {
+    field: 'task_id',
+  });
 }
 
 export class TaskStore {
@@ -137,7 +135,11 @@ export class TaskStore {
   }
 
   async list(tenant: string, filter: { category?: TaskCategory; status?: TaskStatus } = {}): Promise<TaskRow[]> {
-    const rows = await this.table.find({ tenant, ...(filter.category ? { category: filter.category } : {}), ...(filter.status ? { status: filter.status } : {}) });
+    const rows = await this.table.find({
+      tenant,
+      ...(filter.category ? { category: filter.category } : {}),
+      ...(filter.status ? { status: filter.status } : {}),
+    });
     return rows.sort(byDueDate);
   }
 

@@ -59,7 +59,10 @@ export class UsageMeter {
   /** Redis mode: the counters recorded here since the last flush (id → tenant). */
   private readonly touched = new Map<string, string>();
 
-  constructor(private readonly table: RecordTable<UsageRow>, private readonly shared?: SharedState) {}
+  constructor(
+    private readonly table: RecordTable<UsageRow>,
+    private readonly shared?: SharedState,
+  ) {}
 
   static async open(services: Services): Promise<UsageMeter> {
     const [store, shared] = await Promise.all([services.store(), services.shared()]);

@@ -93,10 +93,7 @@ export function parseRfc3339(text: string, field: string, dateOnlyOffsetMinutes 
   if (month < 1 || month > 12) throw invalid(field, text, `has month ${parts[1]}: months go from 01 to 12.`);
   const monthDays = daysInMonth(year, month);
   if (day < 1 || day > monthDays) {
-    const why =
-      month === 2 && day === 29
-        ? `${year} is not a leap year, so February has 28 days.`
-        : `${MONTHS[month - 1]} ${year} has ${monthDays} days.`;
+    const why = month === 2 && day === 29 ? `${year} is not a leap year, so February has 28 days.` : `${MONTHS[month - 1]} ${year} has ${monthDays} days.`;
     throw invalid(field, text, `is not a real date: ${why}`);
   }
   if (hour > 23) throw invalid(field, text, `has hour ${parts[3]}: hours go from 00 to 23.`);
@@ -110,8 +107,7 @@ export function parseRfc3339(text: string, field: string, dateOnlyOffsetMinutes 
   let epochMs: number;
   if (second === 60) {
     const before = new Date(utcInstant(year, month, day, hour, minute, 59, 0) - offsetMinutes * MS_PER_MINUTE);
-    const endOfHalfYear =
-      (before.getUTCMonth() === 5 && before.getUTCDate() === 30) || (before.getUTCMonth() === 11 && before.getUTCDate() === 31);
+    const endOfHalfYear = (before.getUTCMonth() === 5 && before.getUTCDate() === 30) || (before.getUTCMonth() === 11 && before.getUTCDate() === 31);
     if (!endOfHalfYear || before.getUTCHours() !== 23 || before.getUTCMinutes() !== 59) {
       throw invalid(field, text, 'has second 60, which only a leap second has: 23:59:60 UTC on June 30 or December 31.');
     }

@@ -100,7 +100,9 @@ export async function readText(target: Existing): Promise<{ content: string; siz
       }
     }
     if (text === undefined) {
-      throw new ToolError(`${target.path} is a binary file (${length} bytes), not UTF-8 text; file_operations reads text only.`, 'binary_file', { size: length });
+      throw new ToolError(`${target.path} is a binary file (${length} bytes), not UTF-8 text; file_operations reads text only.`, 'binary_file', {
+        size: length,
+      });
     }
     return { content: text, size: length };
   } finally {

@@ -72,7 +72,10 @@ function escapes(requested: string): ToolError {
 
 /** A directory on the path changed (renamed, or swapped for a link or file) while it was being walked. */
 export function changed(requested: string): ToolError {
-  return new ToolError(`${requested} changed while it was being used (a directory on its path was moved or replaced); nothing was done. Try again.`, 'conflict');
+  return new ToolError(
+    `${requested} changed while it was being used (a directory on its path was moved or replaced); nothing was done. Try again.`,
+    'conflict',
+  );
 }
 
 /** '/'-separated names after lexical `.`/`..` resolution; undefined when `..` climbs above the start. */
@@ -198,7 +201,12 @@ export class Workspace {
           stat = await lstat(inside(dir, name));
         } catch (error) {
           if (!isCode(error, 'ENOENT')) throw error;
-          if (required) throw refuse(requested, `goes through the symbolic link ${linkName}, whose target does not exist; it cannot be followed safely.`, 'outside_workspace');
+          if (required)
+            throw refuse(
+              requested,
+              `goes through the symbolic link ${linkName}, whose target does not exist; it cannot be followed safely.`,
+              'outside_workspace',
+            );
           return result([name, ...queue], undefined);
         }
         if (stat.isSymbolicLink() && (followFinalLink || !last)) {
@@ -226,7 +234,11 @@ export class Workspace {
         }
         if (last) return result([name], stat);
         if (!stat.isDirectory()) {
-          throw refuse(requested, `goes through ${[...at, name].join('/')}, which is a ${stat.isFile() ? 'file' : 'special file'}, not a directory.`, 'not_a_directory');
+          throw refuse(
+            requested,
+            `goes through ${[...at, name].join('/')}, which is a ${stat.isFile() ? 'file' : 'special file'}, not a directory.`,
+            'not_a_directory',
+          );
         }
         const child = await openDirectoryIn(dir, name, JSON.stringify(requested));
         await dir.close();

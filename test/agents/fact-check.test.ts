@@ -49,7 +49,11 @@ describe('fact-checking', () => {
   ];
 
   it('holds a claim whose figures and identifiers all appear in evidence, and names what is missing', () => {
-    const check = checkClaims('Use ragQuery on a DocentClient. Results carry up to 1000 tokens. Call client.fetchAll() for everything.', evidence, 'key_claims');
+    const check = checkClaims(
+      'Use ragQuery on a DocentClient. Results carry up to 1000 tokens. Call client.fetchAll() for everything.',
+      evidence,
+      'key_claims',
+    );
     expect(check.items.map((c) => [c.held, c.sources, c.unsupported])).toEqual([
       [true, ['step 1 (rag_query)'], []],
       [true, ['step 1 (rag_query)'], []],
@@ -82,7 +86,10 @@ describe('fact-checking', () => {
 describe('plans', () => {
   it.each([
     ['{"plan": ["Fetch the data", "Sum it"]}', ['Fetch the data', 'Sum it']],
-    ['```json\n{"steps": [{"description": "Read sales.csv", "tool": "file_operations"}, {"tool": "calculator"}]}\n```', ['Read sales.csv (file_operations)', 'calculator']],
+    [
+      '```json\n{"steps": [{"description": "Read sales.csv", "tool": "file_operations"}, {"tool": "calculator"}]}\n```',
+      ['Read sales.csv (file_operations)', 'calculator'],
+    ],
     ['Plan:\n1. Read the file.\n2) Sum the column.\nStep 3: Report.', ['Read the file.', 'Sum the column.', 'Report.']],
     ['- first\n* second', ['first', 'second']],
     ['I would simply answer.', []],

@@ -74,13 +74,17 @@ export async function startLlmFixture(): Promise<LlmFixture> {
     abandoned: 0,
     abandonedOnce: () => new Promise<void>((resolve) => abandonWaiters.push(resolve)),
     script(replies) {
-      script = Array.isArray(replies) ? (_b, i) => replies[i] ?? { status: 500, error: { message: `fixture: no reply scripted for request ${i + 1}`, type: 'server_error' } } : replies;
+      script = Array.isArray(replies)
+        ? (_b, i) => replies[i] ?? { status: 500, error: { message: `fixture: no reply scripted for request ${i + 1}`, type: 'server_error' } }
+        : replies;
     },
     close: () => fixture.server.close(),
   };
   const handle = async (req: RecordedRequest, res: ServerResponse) => {
     if (req.method !== 'POST' || !req.url.endsWith('/v1/chat/completions')) {
-      sendJson(res, 404, { error: { message: `Unknown request URL: ${req.method} ${req.url}`, type: 'invalid_request_error', param: null, code: 'unknown_url' } });
+      sendJson(res, 404, {
+        error: { message: `Unknown request URL: ${req.method} ${req.url}`, type: 'invalid_request_error', param: null, code: 'unknown_url' },
+      });
       return;
     }
     const body = JSON.parse(req.body) as ChatRequestBody;

@@ -11,7 +11,11 @@ import { startLlmFixture, type LlmFixture } from './llm-fixture.js';
 const CALC: ToolSpec = {
   name: 'calculator',
   description: 'Exact arithmetic on two numbers.',
-  parameters: { type: 'object', properties: { operation: { type: 'string' }, a: { type: 'number' }, b: { type: 'number' } }, required: ['operation', 'a', 'b'] },
+  parameters: {
+    type: 'object',
+    properties: { operation: { type: 'string' }, a: { type: 'number' }, b: { type: 'number' } },
+    required: ['operation', 'a', 'b'],
+  },
 };
 
 function access(llm: Record<string, unknown>): ModelAccess {
@@ -81,8 +85,12 @@ describe('OpenAI-compatible endpoint', () => {
     process.env.OPENAI_ORG_ID = 'org-from-env';
     try {
       llm.script([{ content: 'one' }, { content: 'two' }]);
-      await access({ baseUrl: llm.baseUrl, model: 'm' }).resolve({}).complete({ messages: [{ role: 'user', content: 'hi' }] });
-      await access({ baseUrl: llm.baseUrl, model: 'm', apiKey: 'sk-test-123' }).resolve({}).complete({ messages: [{ role: 'user', content: 'hi' }] });
+      await access({ baseUrl: llm.baseUrl, model: 'm' })
+        .resolve({})
+        .complete({ messages: [{ role: 'user', content: 'hi' }] });
+      await access({ baseUrl: llm.baseUrl, model: 'm', apiKey: 'sk-test-123' })
+        .resolve({})
+        .complete({ messages: [{ role: 'user', content: 'hi' }] });
     } finally {
       process.env.OPENAI_BASE_URL = saved.base;
       process.env.OPENAI_ORG_ID = saved.org;
@@ -108,7 +116,11 @@ describe('OpenAI-compatible endpoint', () => {
     });
     expect(reply).toEqual({ text: 'It is 3.' });
     expect(llm.bodies[0]!.messages.slice(1)).toEqual([
-      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'calculator', arguments: '{"operation":"add","a":1,"b":2}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'calculator', arguments: '{"operation":"add","a":1,"b":2}' } }],
+      },
       { role: 'tool', tool_call_id: 'c1', content: '1 + 2 = 3' },
     ]);
   });
@@ -154,7 +166,12 @@ describe('OpenAI-compatible endpoint', () => {
   });
 
   it.each([
-    [401, { message: 'Incorrect API key provided: sk-bad.', type: 'invalid_request_error', code: 'invalid_api_key' }, 'model_unavailable', /DOCENT_LLM_API_KEY/],
+    [
+      401,
+      { message: 'Incorrect API key provided: sk-bad.', type: 'invalid_request_error', code: 'invalid_api_key' },
+      'model_unavailable',
+      /DOCENT_LLM_API_KEY/,
+    ],
     [404, { message: 'model "llama9" not found, try pulling it first', type: 'api_error' }, 'model_unavailable', /DOCENT_LLM_MODEL/],
     [422, { message: 'unprocessable', type: 'invalid_request_error' }, 'model_error', /failed \(422 unprocessable\)/],
   ])('explains HTTP %i as a ToolError', async (status, error, code, pattern) => {
@@ -190,7 +207,11 @@ describe('OpenAI-compatible endpoint', () => {
 
   it('reports a response without choices as a model error', async () => {
     llm.script([{ body: { id: 'x', object: 'chat.completion', created: 1, model: 'm', choices: [] } }]);
-    await expect(access({ baseUrl: llm.baseUrl, model: 'm' }).resolve({}).complete({ messages: [{ role: 'user', content: 'x' }] })).rejects.toMatchObject({
+    await expect(
+      access({ baseUrl: llm.baseUrl, model: 'm' })
+        .resolve({})
+        .complete({ messages: [{ role: 'user', content: 'x' }] }),
+    ).rejects.toMatchObject({
       code: 'model_error',
       message: expect.stringMatching(/no choices/),
     });
@@ -200,7 +221,9 @@ describe('OpenAI-compatible endpoint', () => {
     llm.script([{ hang: true }]);
     const controller = new AbortController();
     const abandoned = llm.abandonedOnce();
-    const pending = access({ baseUrl: llm.baseUrl, model: 'm' }).resolve({}).complete({ messages: [{ role: 'user', content: 'x' }], signal: controller.signal });
+    const pending = access({ baseUrl: llm.baseUrl, model: 'm' })
+      .resolve({})
+      .complete({ messages: [{ role: 'user', content: 'x' }], signal: controller.signal });
     await expect.poll(() => llm.bodies.length).toBe(1);
     controller.abort(new Error('stop now'));
     await expect(pending).rejects.toThrow('stop now');

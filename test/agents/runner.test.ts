@@ -31,7 +31,10 @@ let services: Services;
 beforeAll(async () => {
   llm = await startLlmFixture();
   root = await tempDir();
-  config = loadConfig({ env: {}, overrides: { dataDir: path.join(root, 'data'), 'llm.baseUrl': llm.baseUrl, 'llm.model': 'fixture-model', 'policy.paidCallBudget': 1 } });
+  config = loadConfig({
+    env: {},
+    overrides: { dataDir: path.join(root, 'data'), 'llm.baseUrl': llm.baseUrl, 'llm.model': 'fixture-model', 'policy.paidCallBudget': 1 },
+  });
   services = new Services(config, silentLogger());
 });
 afterAll(async () => {
@@ -53,7 +56,14 @@ const barrier = new Promise<void>((resolve) => (releaseBarrier = resolve));
 const label = z.object({ label: z.string() });
 const probes: AnyTool[] = [
   defineTool({
-    name: 'probe_order', title: 'order', description: 'records start and end', input: label, side_effects: 'none', cost_class: 'free', requires_secret: false, hints: [],
+    name: 'probe_order',
+    title: 'order',
+    description: 'records start and end',
+    input: label,
+    side_effects: 'none',
+    cost_class: 'free',
+    requires_secret: false,
+    hints: [],
     async handler({ label: l }) {
       events.push(`start ${l}`);
       await new Promise((r) => setImmediate(r));
@@ -62,7 +72,14 @@ const probes: AnyTool[] = [
     },
   }),
   defineTool({
-    name: 'probe_barrier', title: 'barrier', description: 'returns once two calls are in flight', input: label, side_effects: 'none', cost_class: 'free', requires_secret: false, hints: [],
+    name: 'probe_barrier',
+    title: 'barrier',
+    description: 'returns once two calls are in flight',
+    input: label,
+    side_effects: 'none',
+    cost_class: 'free',
+    requires_secret: false,
+    hints: [],
     async handler({ label: l }, ctx) {
       arrived += 1;
       if (arrived === 2) releaseBarrier();
@@ -71,14 +88,28 @@ const probes: AnyTool[] = [
     },
   }),
   defineTool({
-    name: 'probe_context', title: 'context', description: 'records its context', input: z.object({ tenant_id: z.string() }), side_effects: 'none', cost_class: 'free', requires_secret: false, hints: [],
+    name: 'probe_context',
+    title: 'context',
+    description: 'records its context',
+    input: z.object({ tenant_id: z.string() }),
+    side_effects: 'none',
+    cost_class: 'free',
+    requires_secret: false,
+    hints: [],
     async handler({ tenant_id }, ctx) {
       seen.push({ tenant_id, tenant: ctx.tenant, tenantBound: ctx.tenantBound, agentMode: ctx.agentMode, transport: ctx.transport, lineage: ctx.lineage });
       return { value: 'recorded' };
     },
   }),
   defineTool({
-    name: 'probe_wait', title: 'wait', description: 'waits until cancelled', input: z.object({}), side_effects: 'none', cost_class: 'free', requires_secret: false, hints: [],
+    name: 'probe_wait',
+    title: 'wait',
+    description: 'waits until cancelled',
+    input: z.object({}),
+    side_effects: 'none',
+    cost_class: 'free',
+    requires_secret: false,
+    hints: [],
     async handler(_input, ctx) {
       events.push('wait started');
       await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve()));
@@ -87,7 +118,14 @@ const probes: AnyTool[] = [
     },
   }),
   defineTool({
-    name: 'probe_delete', title: 'delete', description: 'a destructive operation', input: label, side_effects: 'mutating', cost_class: 'free', requires_secret: false, hints: [],
+    name: 'probe_delete',
+    title: 'delete',
+    description: 'a destructive operation',
+    input: label,
+    side_effects: 'mutating',
+    cost_class: 'free',
+    requires_secret: false,
+    hints: [],
     async handler({ label: l }, ctx) {
       await ctx.confirm({ kind: 'destructive', summary: `delete ${l}` });
       events.push(`deleted ${l}`);
@@ -95,7 +133,14 @@ const probes: AnyTool[] = [
     },
   }),
   defineTool({
-    name: 'probe_paid', title: 'paid', description: 'a paid call', input: label, side_effects: 'external_paid', cost_class: 'metered', requires_secret: false, hints: [],
+    name: 'probe_paid',
+    title: 'paid',
+    description: 'a paid call',
+    input: label,
+    side_effects: 'external_paid',
+    cost_class: 'metered',
+    requires_secret: false,
+    hints: [],
     async handler({ label: l }, ctx) {
       await ctx.confirm({ kind: 'paid', summary: `pay for ${l}` });
       events.push(`paid ${l}`);
@@ -129,7 +174,7 @@ function parent(overrides: Partial<ToolContext> = {}): ToolContext {
     lineage: { depth: 0 },
     progress: async () => {},
     confirm: async () => {
-      throw new Error('the parent\'s own confirmation is never used by a child');
+      throw new Error("the parent's own confirmation is never used by a child");
     },
     ...overrides,
   };
@@ -139,8 +184,13 @@ const call = (name: string, args: Record<string, unknown>, id?: string) => ({ na
 
 describe('execution order', () => {
   it('runs calls sharing a parallel_group concurrently (they wait for each other)', async () => {
-    llm.script([{ toolCalls: [call('probe_barrier', { label: 'a', parallel_group: 'g' }), call('probe_barrier', { label: 'b', parallel_group: 'g' })] }, { content: 'Both passed.' }]);
-    const result = await runSubAgent({ prompt: 'Pass the barrier.', preset: preset('fan', { parallelFanOut: true }), timeoutMs: NO_DEADLINE }, parent(), { lookup });
+    llm.script([
+      { toolCalls: [call('probe_barrier', { label: 'a', parallel_group: 'g' }), call('probe_barrier', { label: 'b', parallel_group: 'g' })] },
+      { content: 'Both passed.' },
+    ]);
+    const result = await runSubAgent({ prompt: 'Pass the barrier.', preset: preset('fan', { parallelFanOut: true }), timeoutMs: NO_DEADLINE }, parent(), {
+      lookup,
+    });
     expect(result.steps.map((s) => [s.n, s.outcome, s.parallel_group])).toEqual([
       [1, 'ok', 'g'],
       [2, 'ok', 'g'],
@@ -161,10 +211,13 @@ describe('execution order', () => {
   });
 });
 
-describe('what a child\'s tool call is handed', () => {
-  it('the parent\'s tenant, binding, agent mode and transport, and its own lineage', async () => {
+describe("what a child's tool call is handed", () => {
+  it("the parent's tenant, binding, agent mode and transport, and its own lineage", async () => {
     seen.length = 0;
-    llm.script([{ toolCalls: [call('probe_context', {}), call('probe_context', { tenant_id: 'acme' }), call('probe_context', { tenant_id: 'globex' }, 'x')] }, { content: 'Recorded.' }]);
+    llm.script([
+      { toolCalls: [call('probe_context', {}), call('probe_context', { tenant_id: 'acme' }), call('probe_context', { tenant_id: 'globex' }, 'x')] },
+      { content: 'Recorded.' },
+    ]);
     const result = await runSubAgent({ prompt: 'Record.', preset: preset('ctx'), timeoutMs: NO_DEADLINE }, parent(), { lookup });
     const expected = { tenant_id: 'acme', tenant: 'acme', tenantBound: true, agentMode: true, transport: 'inproc', lineage: { depth: 1, preset: 'ctx' } };
     expect(seen).toEqual([expected, expected]);
@@ -176,7 +229,9 @@ describe('what a child\'s tool call is handed', () => {
     const all = () => true;
     const pe = findPreset('planner_executor')!;
     expect(childToolNames(pe, { depth: 0 }, all)).toEqual(pe.tools.filter((t) => t !== 'spawn_sub_agent'));
-    expect(childToolNames(pe, { depth: 1, preset: 'general_task' }, all)).toEqual(pe.tools.filter((t) => t !== 'spawn_sub_agent' && findPreset('general_task')!.tools.includes(t)));
+    expect(childToolNames(pe, { depth: 1, preset: 'general_task' }, all)).toEqual(
+      pe.tools.filter((t) => t !== 'spawn_sub_agent' && findPreset('general_task')!.tools.includes(t)),
+    );
     expect(childToolNames(findPreset('general_task')!, { depth: 1, preset: 'planner_executor' }, all)).not.toContain('rss_feed');
     expect(childToolNames(pe, { depth: 0 }, (n) => n === 'calculator')).toEqual(['calculator']);
     expect(childToolNames(pe, { depth: 1, preset: 'no_such_preset' }, all)).toEqual([]);
@@ -196,7 +251,7 @@ describe('cancellation', () => {
     await expect.poll(() => events).toEqual(['wait started', 'wait saw abort: true']);
   });
 
-  it('the parent\'s cancellation stops the run', async () => {
+  it("the parent's cancellation stops the run", async () => {
     const controller = new AbortController();
     llm.script([{ hang: true }]);
     const abandoned = llm.abandonedOnce();
@@ -221,7 +276,10 @@ describe('confirmation policy', () => {
       return issue(s);
     };
     try {
-      llm.script([{ toolCalls: [call('probe_delete', { label: 'db' }), call('probe_delete', { label: 'db', confirmation_token: parentToken })] }, { content: 'Deleting needs you.' }]);
+      llm.script([
+        { toolCalls: [call('probe_delete', { label: 'db' }), call('probe_delete', { label: 'db', confirmation_token: parentToken })] },
+        { content: 'Deleting needs you.' },
+      ]);
       const result = await runSubAgent({ prompt: 'Delete db.', preset: preset('del'), timeoutMs: NO_DEADLINE }, parent(), { lookup });
       expect(result.steps.map((s) => s.error_code)).toEqual(['confirmation_required', 'confirmation_required']);
       expect(issued).toBe(0);
@@ -233,7 +291,7 @@ describe('confirmation policy', () => {
     }
   });
 
-  it('auto-confirms a paid call within the tenant\'s agent budget, like the parent\'s own, and refuses beyond it', async () => {
+  it("auto-confirms a paid call within the tenant's agent budget, like the parent's own, and refuses beyond it", async () => {
     events.length = 0;
     llm.script([{ toolCalls: [call('probe_paid', { label: 'one' }), call('probe_paid', { label: 'two' })] }, { content: 'One paid call ran.' }]);
     const result = await runSubAgent({ prompt: 'Pay twice.', preset: preset('paid'), timeoutMs: NO_DEADLINE }, parent({ tenant: 'payer' }), { lookup });
@@ -245,9 +303,11 @@ describe('confirmation policy', () => {
     expect(result.steps[1]!.message).toMatch(/pay for two/);
   });
 
-  it('errors from the parent\'s guard are ToolErrors, not crashes', async () => {
+  it("errors from the parent's guard are ToolErrors, not crashes", async () => {
     await expect(
-      runSubAgent({ prompt: 'x', preset: findPreset('planner_executor')!, timeoutMs: 1000 }, parent({ lineage: { depth: 1, preset: 'planner_executor' } }), { lookup }),
+      runSubAgent({ prompt: 'x', preset: findPreset('planner_executor')!, timeoutMs: 1000 }, parent({ lineage: { depth: 1, preset: 'planner_executor' } }), {
+        lookup,
+      }),
     ).rejects.toBeInstanceOf(ToolError);
     expect(llm.bodies).toHaveLength(0);
   });

@@ -58,8 +58,12 @@ describe('sub-agent over MCP sampling', () => {
     expect(text(second!, 2)).toMatch(/^Result of calculator \(call call_[0-9a-f]{12}\):\n19 × 21 = 399$/);
   });
 
-  it('runs planner_executor\'s two phases through sampling too', async () => {
-    script = ['1. Add 40 and 2 with calculator.', '```json\n{"steps": [{"tool": "calculator", "args": {"operation": "add", "a": 40, "b": 2}}]}\n```', 'The sum is 42.'];
+  it("runs planner_executor's two phases through sampling too", async () => {
+    script = [
+      '1. Add 40 and 2 with calculator.',
+      '```json\n{"steps": [{"tool": "calculator", "args": {"operation": "add", "a": 40, "b": 2}}]}\n```',
+      'The sum is 42.',
+    ];
     const result = await h.call('spawn_sub_agent', { prompt: 'Add 40 and 2.', preset: 'planner_executor' });
     const value = result.structuredContent as SubAgentResult;
     expect(value).toMatchObject({ answer: 'The sum is 42.', plan: ['Add 40 and 2 with calculator.'], verdict: 'verified' });
@@ -71,7 +75,9 @@ describe('sub-agent over MCP sampling', () => {
     script = [];
     const result = await h.call('spawn_sub_agent', { prompt: 'Anything.' });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/^The client's model did not answer the sampling request \(.*User rejected the sampling request\)\. Approve sampling in the client, or configure a model endpoint with DOCENT_LLM_BASE_URL and DOCENT_LLM_MODEL\.$/);
+    expect(textOf(result)).toMatch(
+      /^The client's model did not answer the sampling request \(.*User rejected the sampling request\)\. Approve sampling in the client, or configure a model endpoint with DOCENT_LLM_BASE_URL and DOCENT_LLM_MODEL\.$/,
+    );
   });
 
   it('times out a sampling request that never returns, and cancels it at the client', async () => {
@@ -92,7 +98,7 @@ describe('sub-agent over MCP sampling', () => {
     await sawCancel;
   });
 
-  it('handles free text and broken JSON from the client\'s model without crashing', async () => {
+  it("handles free text and broken JSON from the client's model without crashing", async () => {
     script = ['{"tool_calls": [{"name": "calculator", "arguments": {', 'Sorry, I cannot use tools. The answer is unknown.'];
     const result = await h.call('spawn_sub_agent', { prompt: 'What is 5 + 5?' });
     const value = result.structuredContent as SubAgentResult;

@@ -108,14 +108,17 @@ describe('the full cycle', () => {
     llm.bodies.length = 0;
     llm.script([{ content: 'Hello! Happy to help.' }]);
     const greeting = await spawn({ prompt: 'Greet me.' });
-    expect(greeting.value).toMatchObject({ answer: 'Hello! Happy to help.', plan: ['answer directly (no tool needed)'], steps: [], verdict: 'unverified', claims: { checked: 0, held: 0 } });
+    expect(greeting.value).toMatchObject({
+      answer: 'Hello! Happy to help.',
+      plan: ['answer directly (no tool needed)'],
+      steps: [],
+      verdict: 'unverified',
+      claims: { checked: 0, held: 0 },
+    });
   });
 
   it('reports progress for each phase and step', async () => {
-    llm.script([
-      { toolCalls: [{ name: 'calculator', arguments: { operation: 'subtract', a: 10, b: 4 } }] },
-      { content: '10 minus 4 is 6.' },
-    ]);
+    llm.script([{ toolCalls: [{ name: 'calculator', arguments: { operation: 'subtract', a: 10, b: 4 } }] }, { content: '10 minus 4 is 6.' }]);
     const messages: string[] = [];
     await h.client.callTool({ name: 'spawn_sub_agent', arguments: { prompt: 'What is 10 - 4?' } }, CallToolResultSchema, {
       onprogress: (p) => messages.push(p.message ?? ''),
@@ -224,18 +227,17 @@ describe('presets', () => {
   });
 });
 
-describe('grounding in the tenant\'s documentation', () => {
+describe("grounding in the tenant's documentation", () => {
   it.skipIf(!findTool('rag_query'))('rag_data_engineer retrieves first and checks every sentence against the passages', async () => {
     const docs = await startHarness({ overrides: { 'llm.baseUrl': llm.baseUrl, 'llm.model': 'fixture-model', 'docs.answers': 'extractive' } });
     try {
       const index = await (await docs.services.docs()).forTenant(docs.config.tenant);
       await index.ingestDocument({
         title: 'limits.md',
-        content: '# Rate limits\n\nThe zorblax API allows 120 requests per minute per key. Requests above the limit receive HTTP 429 with a Retry-After header.\n',
+        content:
+          '# Rate limits\n\nThe zorblax API allows 120 requests per minute per key. Requests above the limit receive HTTP 429 with a Retry-After header.\n',
       });
-      llm.script([
-        { content: 'The zorblax API allows 120 requests per minute per key. Set `burstLimit` to raise it.' },
-      ]);
+      llm.script([{ content: 'The zorblax API allows 120 requests per minute per key. Set `burstLimit` to raise it.' }]);
       const { value } = await spawn({ prompt: 'How many requests per minute does the zorblax API allow?', preset: 'rag_data_engineer' }, docs);
       expect(value!.steps[0]).toMatchObject({ n: 1, tool: 'rag_query', outcome: 'ok' });
       expect(value!.retrieval).toMatchObject({ tool: 'rag_query', grounded: true, sources: ['limits.md'] });
@@ -251,7 +253,7 @@ describe('grounding in the tenant\'s documentation', () => {
 });
 
 describe('guards', () => {
-  it('a sub-agent cannot spawn: a planner_executor child of a planner_executor, and any child\'s child, are refused', async () => {
+  it("a sub-agent cannot spawn: a planner_executor child of a planner_executor, and any child's child, are refused", async () => {
     llm.script([
       { content: '1. Delegate planning.\n2. Delegate the sum.' },
       { toolCalls: [{ id: 'pe', name: 'spawn_sub_agent', arguments: { prompt: 'Plan it again.', preset: 'planner_executor' } }] },
@@ -272,16 +274,20 @@ describe('guards', () => {
   });
 
   it('refuses to spawn from a sub-agent before asking any model', async () => {
-    const outcome = await invokeTool(findTool('spawn_sub_agent')!, { prompt: 'Go deeper.', preset: 'general_task' }, {
-      config: h.config,
-      services: h.services,
-      logger: silentLogger(),
-      tenant: 'default',
-      tenantBound: false,
-      agentMode: true,
-      transport: 'inproc',
-      lineage: { depth: 1, preset: 'general_task' },
-    });
+    const outcome = await invokeTool(
+      findTool('spawn_sub_agent')!,
+      { prompt: 'Go deeper.', preset: 'general_task' },
+      {
+        config: h.config,
+        services: h.services,
+        logger: silentLogger(),
+        tenant: 'default',
+        tenantBound: false,
+        agentMode: true,
+        transport: 'inproc',
+        lineage: { depth: 1, preset: 'general_task' },
+      },
+    );
     expect(outcome).toMatchObject({ ok: false, code: 'depth_guard', message: expect.stringMatching(/capped at depth 2/) });
     expect(llm.bodies).toHaveLength(0);
   });
@@ -306,7 +312,7 @@ describe('guards', () => {
     expect(toolResultIn(llm.bodies[1]!, 'x1')).toMatch(/^Error \(tool_not_allowed\): "calculator" is not a tool this sub-agent may call\. Its tools are: /);
   });
 
-  it('runs a child\'s delete under the parent\'s confirmation policy: refused, no token minted or accepted', async () => {
+  it("runs a child's delete under the parent's confirmation policy: refused, no token minted or accepted", async () => {
     const agent = await startHarness({
       overrides: { 'llm.baseUrl': llm.baseUrl, 'llm.model': 'fixture-model' },
       identity: { agentMode: true },
@@ -319,10 +325,14 @@ describe('guards', () => {
           toolCalls: [
             { id: 'w', name: 'file_operations', arguments: { operation: 'write', path: 'notes.txt', content: 'draft' } },
             { id: 'd1', name: 'file_operations', arguments: { operation: 'delete', path: 'keep.txt' } },
-            { id: 'd2', name: 'file_operations', arguments: { operation: 'delete', path: 'keep.txt', confirmation_token: 'ct1.9999999999.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' } },
+            {
+              id: 'd2',
+              name: 'file_operations',
+              arguments: { operation: 'delete', path: 'keep.txt', confirmation_token: 'ct1.9999999999.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' },
+            },
           ],
         },
-        { content: 'I wrote notes.txt; deleting keep.txt needs the user\'s confirmation.' },
+        { content: "I wrote notes.txt; deleting keep.txt needs the user's confirmation." },
       ]);
       const { value } = await spawn({ prompt: 'Write notes.txt and remove keep.txt.' }, agent);
       expect(value!.steps.map((s) => [s.n, s.outcome, s.error_code])).toEqual([
@@ -342,7 +352,7 @@ describe('guards', () => {
     }
   });
 
-  it.skipIf(!findTool('pricing_manager'))('acts only for the parent\'s tenant', async () => {
+  it.skipIf(!findTool('pricing_manager'))("acts only for the parent's tenant", async () => {
     const bound = await startHarness({
       overrides: { 'llm.baseUrl': llm.baseUrl, 'llm.model': 'fixture-model' },
       identity: { tenant: 'acme', tenantBound: true },
@@ -376,7 +386,9 @@ describe('failures', () => {
     const abandoned = llm.abandonedOnce();
     const { result, text } = await spawn({ prompt: 'Think forever.', timeout_secs: 0.3 });
     expect(result.isError).toBe(true);
-    expect(text).toMatch(/^The sub-agent \(general_task\) timed out after 0\.3 s while executing, with 0 tool call\(s\) done .* cancelled\. Give it a longer timeout_secs \(at most 180\)/);
+    expect(text).toMatch(
+      /^The sub-agent \(general_task\) timed out after 0\.3 s while executing, with 0 tool call\(s\) done .* cancelled\. Give it a longer timeout_secs \(at most 180\)/,
+    );
     await abandoned;
 
     llm.bodies.length = 0;
@@ -407,13 +419,26 @@ describe('failures', () => {
     llm.script(() => ({ content: '{"tool_calls": [{"name": "calculator", "arguments": {"a": 1' }));
     const { result, text } = await spawn({ prompt: 'Add things.' });
     expect(result.isError).toBe(true);
-    expect(text).toMatch(/^The model's replies could not be read 3 times in a row \(last: the reply is not valid JSON .*\), so the sub-agent stopped without an answer\. If this persists/);
+    expect(text).toMatch(
+      /^The model's replies could not be read 3 times in a row \(last: the reply is not valid JSON .*\), so the sub-agent stopped without an answer\. If this persists/,
+    );
     expect(llm.bodies).toHaveLength(SUB_AGENT_LIMITS.maxMalformedReplies + 1);
     expect(lastUser(llm.bodies[1]!)).toMatch(/^Your last reply could not be read: the reply is not valid JSON/);
   });
 
   it('treats an empty reply as unreadable and carries on', async () => {
-    llm.script([{ body: { id: 'c', object: 'chat.completion', created: 1, model: 'fixture-model', choices: [{ index: 0, message: { role: 'assistant', content: null }, finish_reason: 'stop' }] } }, { content: 'Done.' }]);
+    llm.script([
+      {
+        body: {
+          id: 'c',
+          object: 'chat.completion',
+          created: 1,
+          model: 'fixture-model',
+          choices: [{ index: 0, message: { role: 'assistant', content: null }, finish_reason: 'stop' }],
+        },
+      },
+      { content: 'Done.' },
+    ]);
     const { value } = await spawn({ prompt: 'Say done.' });
     expect(value!.answer).toBe('Done.');
     expect(value!.notes).toEqual(['model reply 1 could not be read: the reply was empty']);
@@ -443,7 +468,9 @@ describe('failures', () => {
     expect(value!.answer).toBe('The running total could not be finished.');
     expect(value!.notes).toEqual([expect.stringMatching(/^stopped at the limit \(6 model turns, 16 tool calls\)/)]);
     // Calls beyond the limit were answered (the API needs a result for every call id) but never run.
-    expect(llm.bodies.at(-1)!.messages.filter((m) => m.role === 'tool' && /^Not run: this sub-agent's limit of 16 tool calls/.test(m.content ?? ''))).toHaveLength(2);
+    expect(
+      llm.bodies.at(-1)!.messages.filter((m) => m.role === 'tool' && /^Not run: this sub-agent's limit of 16 tool calls/.test(m.content ?? '')),
+    ).toHaveLength(2);
   });
 
   it.each([

@@ -47,22 +47,27 @@ describe('spawn_sub_agent over stdio', () => {
       DOCENT_LLM_API_KEY: 'sk-fixture-secret',
       DOCENT_LOG_LEVEL: 'debug',
     });
-    llm.script([
-      { toolCalls: [{ name: 'calculator', arguments: { operation: 'add', a: 0.1, b: 0.2 } }] },
-      { content: '0.1 plus 0.2 is exactly 0.3.' },
-    ]);
+    llm.script([{ toolCalls: [{ name: 'calculator', arguments: { operation: 'add', a: 0.1, b: 0.2 } }] }, { content: '0.1 plus 0.2 is exactly 0.3.' }]);
     const result = await client.callTool({ name: 'spawn_sub_agent', arguments: { prompt: 'Add 0.1 and 0.2 exactly.' } });
     const value = result.structuredContent as SubAgentResult;
-    expect(value).toMatchObject({ answer: '0.1 plus 0.2 is exactly 0.3.', verdict: 'verified', model: { source: 'endpoint', label: `llama3.1 at ${llm.baseUrl}` } });
+    expect(value).toMatchObject({
+      answer: '0.1 plus 0.2 is exactly 0.3.',
+      verdict: 'verified',
+      model: { source: 'endpoint', label: `llama3.1 at ${llm.baseUrl}` },
+    });
     expect(llm.server.requests.map((r) => r.headers.authorization)).toEqual(['Bearer sk-fixture-secret', 'Bearer sk-fixture-secret']);
     expect(llm.bodies.map((b) => b.model)).toEqual(['llama3.1', 'llama3.1']);
-    expect(stderr()).toMatch(/sub-agent finished/);
+    // Logs are written asynchronously: wait for the line, then check that nothing logged holds the key.
+    await expect.poll(() => stderr()).toMatch(/sub-agent finished/);
     expect(stderr()).not.toMatch(/sk-fixture-secret/);
   });
 
-  it('asks the client\'s model through sampling when no endpoint is configured', async () => {
+  it("asks the client's model through sampling when no endpoint is configured", async () => {
     const { client } = await serve({}, { sampling: {} });
-    const replies = ['{"tool_calls": [{"name": "datetime", "arguments": {"action": "diff", "from": "2024-01-01T00:00:00Z", "to": "2024-03-01T00:00:00Z", "unit": "days"}}]}', 'There are 60 days between 2024-01-01 and 2024-03-01.'];
+    const replies = [
+      '{"tool_calls": [{"name": "datetime", "arguments": {"action": "diff", "from": "2024-01-01T00:00:00Z", "to": "2024-03-01T00:00:00Z", "unit": "days"}}]}',
+      'There are 60 days between 2024-01-01 and 2024-03-01.',
+    ];
     const asked: string[] = [];
     client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
       asked.push(request.params.systemPrompt ?? '');

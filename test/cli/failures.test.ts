@@ -38,7 +38,11 @@ describe('an unusable data directory', () => {
   });
 
   it('below a file, for every command that opens it', async () => {
-    for (const args of [['docs', 'list'], ['keys', 'list'], ['ingest', 'no-docs']]) {
+    for (const args of [
+      ['docs', 'list'],
+      ['keys', 'list'],
+      ['ingest', 'no-docs'],
+    ]) {
       const result = await docent([...args, '--data-dir', path.join(root, 'a-file', 'data')]);
       explains(result, 2, 'cannot be created: part of its path is a file', '--data-dir');
     }

@@ -29,8 +29,24 @@ function passage(text: string, options: { doc?: string; chunks?: number; everywh
   const everywhere = new Set((options.everywhere ?? []).map((w) => analyze(w)[0]!.term));
   const chunks = options.chunks ?? 10;
   const candidate = {
-    chunk: { chunk_id: `${text.length}:${text.slice(0, 12)}`, doc_id: options.doc ?? 'd', version: 'v', ord: 0, section: '', text, body_terms: '', head_terms: '' },
-    doc: { id: options.doc ?? 'd', title: `${options.doc ?? 'd'}.md`, version: 'v', idents: new Set<string>(), chunks, chunkFrequency: (t: string) => (everywhere.has(t) ? chunks : 1) },
+    chunk: {
+      chunk_id: `${text.length}:${text.slice(0, 12)}`,
+      doc_id: options.doc ?? 'd',
+      version: 'v',
+      ord: 0,
+      section: '',
+      text,
+      body_terms: '',
+      head_terms: '',
+    },
+    doc: {
+      id: options.doc ?? 'd',
+      title: `${options.doc ?? 'd'}.md`,
+      version: 'v',
+      idents: new Set<string>(),
+      chunks,
+      chunkFrequency: (t: string) => (everywhere.has(t) ? chunks : 1),
+    },
     bm25: 1,
     coverage: 0,
     matched: new Set<string>(),
@@ -119,14 +135,13 @@ describe('specificCoverage', () => {
 
 describe('questions asking for a name', () => {
   it('prefers, for "which option …", the unit that names one in code over prose that repeats the question', () => {
-    const p = passage(
-      'Directories are listed in the results alongside files. ' +
-        'Set `nodir: true` to leave directories out and match files only.',
-    );
+    const p = passage('Directories are listed in the results alongside files. ' + 'Set `nodir: true` to leave directories out and match files only.');
     const terms = [qterm('directory', 3), qterm('file', 2), qterm('result', 1)];
     const asked = (question?: string) => quoted(selectQuotes([p], terms, { ...ALONE, maxUnits: 1, question }));
     // The first covers a little more of the question; only a question asking for a name prefers the one that gives one.
-    expect(asked('I only want files in the results, not directories. Which setting does that?')).toEqual(['Set `nodir: true` to leave directories out and match files only.']);
+    expect(asked('I only want files in the results, not directories. Which setting does that?')).toEqual([
+      'Set `nodir: true` to leave directories out and match files only.',
+    ]);
     expect(asked('Why are directories in the results when I only want files?')).toEqual(['Directories are listed in the results alongside files.']);
   });
 });
@@ -134,7 +149,20 @@ describe('questions asking for a name', () => {
 // ------------------------------------------------------------------ long code listings
 
 /** An options object longer than the answer budget: one commented field per entry. */
-const FIELDS = ['retries', 'timeout', 'follow', 'compress', 'agent', 'size', 'signal', 'highWaterMark', 'insecureHTTPParser', 'referrer', 'integrity', 'keepalive'];
+const FIELDS = [
+  'retries',
+  'timeout',
+  'follow',
+  'compress',
+  'agent',
+  'size',
+  'signal',
+  'highWaterMark',
+  'insecureHTTPParser',
+  'referrer',
+  'integrity',
+  'keepalive',
+];
 const LISTING = [
   '```js',
   'const defaults = {',
@@ -297,7 +325,7 @@ describe('extractive answers', () => {
     const trace = await index.trace('What is the biggest request body parcel-server reads by default?', { draft: true });
     expect(trace.result.sources[0]).toMatchObject({ title: 'parcel-server/README.md' });
     const answer = trace.result.answer ?? trace.draft!;
-    expect(answer).toContain('Defaults to `\'1mb\'`.');
+    expect(answer).toContain("Defaults to `'1mb'`.");
     expect(answer).toMatch(/^From parcel-server\/README\.md › parcel-server › Options › bodyLimit \[1\]:/);
   });
 
@@ -328,7 +356,9 @@ describe('extractive answers', () => {
 
 describe('the lead’s continuation', () => {
   it('brings the sentence after the lead, where the answer often is, within the unit count', () => {
-    const p = passage('This handler is always passed an InternalServerError, not the original error. The original is available as `e.original_exception`. Unrelated closing words.');
+    const p = passage(
+      'This handler is always passed an InternalServerError, not the original error. The original is available as `e.original_exception`. Unrelated closing words.',
+    );
     const terms = [qterm('handler', 2), qterm('original', 2), qterm('error', 1)];
     expect(quoted(selectQuotes([p], terms, { ...DEFAULT_ANSWER_OPTIONS, maxUnits: 2 }))).toEqual([
       'This handler is always passed an InternalServerError, not the original error.',

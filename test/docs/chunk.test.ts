@@ -78,7 +78,15 @@ describe('structure-aware chunking', () => {
     const body = '# Tool\n\n## install\n\nRun the installer.\n\n## stop\n\nPress q to stop.\n\n## token\n\nSet TOKEN.\n';
     const packed = chunkMarkdown(body, { maxChars: 1200, pack: true });
     expect(packed).toEqual([
-      { section: 'Tool › install', text: 'Run the installer.\n\n## Tool › stop\n\nPress q to stop.\n\n## Tool › token\n\nSet TOKEN.', headings: [['Tool', 'install'], ['Tool', 'stop'], ['Tool', 'token']] },
+      {
+        section: 'Tool › install',
+        text: 'Run the installer.\n\n## Tool › stop\n\nPress q to stop.\n\n## Tool › token\n\nSet TOKEN.',
+        headings: [
+          ['Tool', 'install'],
+          ['Tool', 'stop'],
+          ['Tool', 'token'],
+        ],
+      },
     ]);
     expect(chunkMarkdown(body, { maxChars: 1200, pack: false }).map((c) => c.section)).toEqual(['Tool › install', 'Tool › stop', 'Tool › token']);
     // Not past the size: a passage that would grow over maxChars starts a new one.
@@ -86,19 +94,26 @@ describe('structure-aware chunking', () => {
   });
 
   it('reads reStructuredText inline markup and directives as text: roles and literals as code, notes kept, toctrees dropped', () => {
-    const parsed = parseDocument('Intro\n=====\n\nCall :func:`~app.url_for` or ``app.run``; see :ref:`the guide <guide>`.\n\n.. note::\n   Keep ``debug`` off.\n\n.. toctree::\n   :maxdepth: 2\n\n   api\n', 'rst');
+    const parsed = parseDocument(
+      'Intro\n=====\n\nCall :func:`~app.url_for` or ``app.run``; see :ref:`the guide <guide>`.\n\n.. note::\n   Keep ``debug`` off.\n\n.. toctree::\n   :maxdepth: 2\n\n   api\n',
+      'rst',
+    );
     const [chunk] = chunkMarkdown(parsed.body);
     expect(chunk!.text).toBe('Call `app.url_for` or `app.run`; see the guide.\n\n**Note:**\nKeep `debug` off.');
   });
 
   it('keeps the text of reStructuredText directives that carry it (options, tables, domain objects)', () => {
-    const parsed = parseDocument('Flags\n=====\n\n.. option:: --verbose\n\n   Print every file.\n\n.. py:function:: run(x)\n\n   Runs x.\n\n.. image:: logo.png\n   :alt: logo\n', 'rst');
+    const parsed = parseDocument(
+      'Flags\n=====\n\n.. option:: --verbose\n\n   Print every file.\n\n.. py:function:: run(x)\n\n   Runs x.\n\n.. image:: logo.png\n   :alt: logo\n',
+      'rst',
+    );
     const [chunk] = chunkMarkdown(parsed.body);
     expect(chunk!.text).toBe('`--verbose`: Print every file.\n\n`run(x)`: Runs x.');
   });
 
   it('reads directives nested in list items and directive bodies (code blocks stay code, notes stay notes)', () => {
-    const rst = 'Debugging\n=========\n\n-   Disable the debugger:\n\n    .. code-block:: python\n\n        app.run(use_debugger=False)\n\n.. py:data:: TIMEOUT\n\n    Seconds to wait.\n\n    .. note::\n       Keep ``TIMEOUT`` short.\n';
+    const rst =
+      'Debugging\n=========\n\n-   Disable the debugger:\n\n    .. code-block:: python\n\n        app.run(use_debugger=False)\n\n.. py:data:: TIMEOUT\n\n    Seconds to wait.\n\n    .. note::\n       Keep ``TIMEOUT`` short.\n';
     const [chunk] = chunkMarkdown(parseDocument(rst, 'rst').body);
     expect(chunk!.text).toContain('```python\napp.run(use_debugger=False)\n```');
     expect(chunk!.text).toContain('`TIMEOUT`: Seconds to wait.');

@@ -75,8 +75,12 @@ describe('docent ingest / ask / docs (built CLI)', () => {
     await mkdir(path.join(libs, 'libB'), { recursive: true });
     await writeFile(path.join(libs, 'libA', 'README.md'), '# Alpha client\n\nThe alpha client retries a failed request three times before it gives up.\n');
     await writeFile(path.join(libs, 'libB', 'README.md'), '# Beta server\n\nThe beta server listens on port 8443 by default.\n');
-    expect((await docent('ingest', path.join(libs, 'libA'), '--tenant', 'sets')).stdout).toMatch(/^Ingested into tenant "sets", set "libA": 1 added, 0 updated/);
-    expect((await docent('ingest', path.join(libs, 'libB'), '--tenant', 'sets')).stdout).toMatch(/^Ingested into tenant "sets", set "libB": 1 added, 0 updated/);
+    expect((await docent('ingest', path.join(libs, 'libA'), '--tenant', 'sets')).stdout).toMatch(
+      /^Ingested into tenant "sets", set "libA": 1 added, 0 updated/,
+    );
+    expect((await docent('ingest', path.join(libs, 'libB'), '--tenant', 'sets')).stdout).toMatch(
+      /^Ingested into tenant "sets", set "libB": 1 added, 0 updated/,
+    );
     const named = await docent('ingest', path.join(libs, 'libB', 'README.md'), '--library', 'beta@2', '--tenant', 'sets');
     expect(named.stdout).toMatch(/^Ingested into tenant "sets", set "beta@2": 1 added/);
 
@@ -95,7 +99,9 @@ describe('docent ingest / ask / docs (built CLI)', () => {
     const ambiguous = await docent('docs', 'remove', 'README.md', '--tenant', 'sets');
     expect(ambiguous.code).toBe(1);
     expect(ambiguous.stderr).toContain('several document sets (beta@2, libA, libB)');
-    expect((await docent('docs', 'remove', '--library', 'beta@2', '--tenant', 'sets')).stdout).toBe('Removed the document set "beta@2" (1 documents) from tenant "sets".\n');
+    expect((await docent('docs', 'remove', '--library', 'beta@2', '--tenant', 'sets')).stdout).toBe(
+      'Removed the document set "beta@2" (1 documents) from tenant "sets".\n',
+    );
     expect((await docent('docs', 'remove', 'README.md', '--library', 'libA', '--tenant', 'sets')).stdout).toMatch(/^Removed README\.md of set "libA"/);
     expect((await docent('docs', 'list', '--tenant', 'sets')).stdout.split('\n')[0]).toBe('libB (1 document, 1 chunks)');
     expect((await docent('ingest', path.join(libs, 'libA'), '--library', 'a/b', '--tenant', 'sets')).code).toBe(2);

@@ -7,7 +7,10 @@ import { indexFor } from './helpers.js';
  * A stand-in embedding model behind the OpenAI embeddings API shape: words of one concept share a
  * dimension (so "money back" lands near "reimbursement"), other words hash into the remaining ones.
  */
-const CONCEPTS = [['refund', 'reimbursement', 'money', 'back', 'repaid'], ['car', 'automobile', 'vehicle']];
+const CONCEPTS = [
+  ['refund', 'reimbursement', 'money', 'back', 'repaid'],
+  ['car', 'automobile', 'vehicle'],
+];
 const DIM = 32;
 function embed(text: string): number[] {
   const v = new Array<number>(DIM).fill(0);
@@ -50,7 +53,13 @@ const DOCS = [
 
 function harness(model: string, root?: string): Promise<Harness> {
   return startHarness({
-    overrides: { tenant: 'shop', 'embeddings.baseUrl': `${server.url}/v1`, 'embeddings.model': model, 'embeddings.apiKey': 'test-key', ...(root ? { dataDir: root } : {}) },
+    overrides: {
+      tenant: 'shop',
+      'embeddings.baseUrl': `${server.url}/v1`,
+      'embeddings.model': model,
+      'embeddings.apiKey': 'test-key',
+      ...(root ? { dataDir: root } : {}),
+    },
   });
 }
 

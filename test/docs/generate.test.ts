@@ -30,7 +30,7 @@ async function ask() {
 
 describe('generative answers through MCP sampling', () => {
   it('uses the model answer when every identifier it names is in the passages, and shows it only the passages', async () => {
-    reply = 'Set the `nestedKey` option, e.g. `lumen({ nestedKey: \'payload\' })`; logged objects then go under that key [1].';
+    reply = "Set the `nestedKey` option, e.g. `lumen({ nestedKey: 'payload' })`; logged objects then go under that key [1].";
     const result = await ask();
     expect(result).toMatchObject({ grounded: true, answer: reply });
     expect(result.sources[0]!.title).toBe('api.md');
@@ -72,7 +72,10 @@ describe('generative answers through MCP sampling', () => {
     const passages = [{ source: 1, label: 'a', text: 'Use `lumen.destination(path)` or set `nestedKey`; pass --omit=dev to npm.' }];
     expect(unsupportedIdentifiers('Use lumen.destination() with nestedKey and --omit=dev.', passages, 'porter')).toEqual([]);
     expect(unsupportedIdentifiers('Use lumen.rotate(), the rotateEvery option, --keep-days and MAX_FILES.', passages, 'porter')).toEqual([
-      'lumen.rotate()', '--keep-days', 'rotateEvery', 'MAX_FILES',
+      'lumen.rotate()',
+      '--keep-days',
+      'rotateEvery',
+      'MAX_FILES',
     ]);
   });
 });

@@ -67,7 +67,10 @@ describe('document sets', () => {
     const elsewhere = await index.query('Which port does the beta server listen on by default?', { library: 'libA' });
     expect(elsewhere.grounded).toBe(false);
     expect(elsewhere.sources.every((s) => s.library === 'libA')).toBe(true);
-    await expect(index.query('Which port?', { library: 'libC' })).rejects.toMatchObject({ code: 'not_found', message: expect.stringContaining('Its sets: libA, libB') });
+    await expect(index.query('Which port?', { library: 'libC' })).rejects.toMatchObject({
+      code: 'not_found',
+      message: expect.stringContaining('Its sets: libA, libB'),
+    });
   });
 
   it('the scope filters in the store, before the candidate pool is cut', async () => {
@@ -85,7 +88,7 @@ describe('document sets', () => {
     }
   });
 
-  it('re-ingesting a folder removes only its own set\'s vanished files', async () => {
+  it("re-ingesting a folder removes only its own set's vanished files", async () => {
     const { a, b } = await twoLibraries();
     await writeFile(path.join(a, 'extra.md'), '# Extra\n\nAn extra page of the alpha client about timeouts.\n');
     await writeFile(path.join(b, 'extra.md'), '# Extra\n\nAn extra page of the beta server about logging.\n');
@@ -96,7 +99,11 @@ describe('document sets', () => {
     await unlink(path.join(a, 'extra.md'));
     expect(await index.ingestPath([a])).toMatchObject({ removed: 1, unchanged: 1 });
     expect((await index.listDocuments()).map((d) => `${d.library}:${d.title}`)).toEqual([
-      'alpha@2:README.md', 'alpha@2:extra.md', 'libA:README.md', 'libB:README.md', 'libB:extra.md',
+      'alpha@2:README.md',
+      'alpha@2:extra.md',
+      'libA:README.md',
+      'libB:README.md',
+      'libB:extra.md',
     ]);
   });
 
@@ -126,7 +133,11 @@ describe('document sets', () => {
     const { a } = await twoLibraries();
     const index = await indexFor(h.services, 'acme');
     await index.ingestPath([a]);
-    await index.ingestDocument({ title: 'page.html', content: '<html><head><title>P</title></head><body><h1>Page</h1><p>Hello <b>there</b>.</p></body></html>' }, 'upload', 'web');
+    await index.ingestDocument(
+      { title: 'page.html', content: '<html><head><title>P</title></head><body><h1>Page</h1><p>Hello <b>there</b>.</p></body></html>' },
+      'upload',
+      'web',
+    );
     expect(await index.readDocument('libA', 'README.md')).toMatchObject({ text: README_A, mimeType: 'text/markdown' });
     const html = await index.readDocument('web', 'page.html');
     expect(html?.mimeType).toBe('text/markdown');
@@ -137,7 +148,7 @@ describe('document sets', () => {
 });
 
 describe('set names and resource URIs', () => {
-  it('defaults to the folder, the file\'s folder, or the URL host', () => {
+  it("defaults to the folder, the file's folder, or the URL host", () => {
     expect(defaultLibraryFor('/srv/docs/react', true)).toBe('react');
     expect(defaultLibraryFor('/srv/docs/react/README.md', false)).toBe('react');
     expect(defaultLibraryFor('https://docs.example.com/guide/intro.html', false)).toBe('docs.example.com');
@@ -145,7 +156,11 @@ describe('set names and resource URIs', () => {
   });
 
   it('round-trips sets and paths through URIs, percent-encoding each part', () => {
-    for (const [library, title] of [['react@18', 'guides/setup.md'], ['My Docs', 'a b/c#d?.md'], ['docs.example.com', 'docs.example.com/x?page=2']]) {
+    for (const [library, title] of [
+      ['react@18', 'guides/setup.md'],
+      ['My Docs', 'a b/c#d?.md'],
+      ['docs.example.com', 'docs.example.com/x?page=2'],
+    ]) {
       const uri = resourceUri(library!, title!);
       expect(uri.startsWith('docent://')).toBe(true);
       expect(parseResourceUri(uri)).toEqual({ library, title });
@@ -163,7 +178,9 @@ describe('data directories written before document sets', () => {
     ),
   );
   const OLD_CHUNKS = new Schema(
-    ['chunk_id', 'doc_id', 'version', 'ord', 'section', 'text', 'body_terms', 'head_terms'].map((name) => new Field(name, name === 'ord' ? new Float64() : new Utf8(), false)),
+    ['chunk_id', 'doc_id', 'version', 'ord', 'section', 'text', 'body_terms', 'head_terms'].map(
+      (name) => new Field(name, name === 'ord' ? new Float64() : new Utf8(), false),
+    ),
   );
 
   it('read as the set "default": listed, answered, readable, updated in place by a re-ingest into "default"', async () => {

@@ -116,7 +116,7 @@ describe('rag_query over MCP', () => {
 });
 
 describe('tenants', () => {
-  it('never sees another tenant\'s documents', async () => {
+  it("never sees another tenant's documents", async () => {
     const other = await startHarness({ overrides: { tenant: 'globex' } });
     try {
       const globex = await indexFor(other.services, 'globex');
@@ -132,7 +132,9 @@ describe('tenants', () => {
       expect(leak.sources.map((s) => s.title)).not.toContain('secret.md');
       expect(JSON.stringify(leak)).not.toContain('quartz ledger');
       expect((await globex.query('When does the lobby open?')).sources.map((s) => s.title)).not.toContain('public.md');
-      const fromAcme = QueryResultSchema.parse((await h.call('rag_query', { question: 'Where is the vault combination kept in the quartz ledger?' })).structuredContent);
+      const fromAcme = QueryResultSchema.parse(
+        (await h.call('rag_query', { question: 'Where is the vault combination kept in the quartz ledger?' })).structuredContent,
+      );
       expect(fromAcme.grounded).toBe(false);
       expect(JSON.stringify(fromAcme)).not.toContain('secret.md');
     } finally {

@@ -8,7 +8,8 @@ import { indexFor } from './helpers.js';
  * the copies must neither crowd the page that answers out of the candidate pool nor be scored as many
  * passages. And a page titled with an ordinary word must not win on that word alone.
  */
-const SHARED = '## Configuration\n\nThe cache folder, registry URL, proxy and timeout settings are read from the config file. ' +
+const SHARED =
+  '## Configuration\n\nThe cache folder, registry URL, proxy and timeout settings are read from the config file. ' +
   'Every setting can also be passed as a flag. Settings in the project file override the user file.\n';
 const pages = Array.from({ length: 40 }, (_, i) => ({
   title: `commands/cmd-${i}.md`,
@@ -16,7 +17,8 @@ const pages = Array.from({ length: 40 }, (_, i) => ({
 }));
 const answer = {
   title: 'guides/offline.md',
-  content: '# Working offline\n\n## Cache and timeouts\n\nWhen the registry cannot be reached, the cache folder is used and the timeout setting decides how long to wait before falling back.\n',
+  content:
+    '# Working offline\n\n## Cache and timeouts\n\nWhen the registry cannot be reached, the cache folder is used and the timeout setting decides how long to wait before falling back.\n',
 };
 const install = { title: 'commands/install.md', content: '# install\n\nInstalls the packages listed in the project file.\n' };
 

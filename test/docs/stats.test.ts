@@ -7,20 +7,29 @@ import type { DocumentRow } from '../../src/storage/chunks.js';
 
 function row(title: string, vocab: Record<string, number>, title_terms = titleTerms(title)): DocumentRow {
   return {
-    doc_id: title, title, url: null, origin: 'test', content_type: 'markdown', hash: title, version: 'v1',
-    chunks: Math.max(1, ...Object.values(vocab)), chars: 100, updated_at: '2026-11-21T00:00:00Z',
-    vocab: JSON.stringify(vocab), idents: '', names: '', title_terms,
+    doc_id: title,
+    title,
+    url: null,
+    origin: 'test',
+    content_type: 'markdown',
+    hash: title,
+    version: 'v1',
+    chunks: Math.max(1, ...Object.values(vocab)),
+    chars: 100,
+    updated_at: '2026-11-21T00:00:00Z',
+    vocab: JSON.stringify(vocab),
+    idents: '',
+    names: '',
+    title_terms,
   };
 }
 
 describe('the title field', () => {
-  const stats = new CorpusStats(
-    [
-      row('commands/install.md', { install: 3 }, titleTerms('commands install Installing packages')),
-      row('commands/generate.md', { generat: 2 }, titleTerms('commands generate Generate a project')),
-      row('guides/general-settings.md', { general: 2 }, titleTerms('guides general-settings General settings of the tool, explained at length for every reader')),
-    ],
-  );
+  const stats = new CorpusStats([
+    row('commands/install.md', { install: 3 }, titleTerms('commands install Installing packages')),
+    row('commands/generate.md', { generat: 2 }, titleTerms('commands generate Generate a project')),
+    row('guides/general-settings.md', { general: 2 }, titleTerms('guides general-settings General settings of the tool, explained at length for every reader')),
+  ]);
 
   it('scores the documents whose title holds a question word, rarer words more', () => {
     const scores = stats.titleScores(titleTerms('How do I install packages?').split(' '), 1.2, 0.75);
@@ -55,7 +64,10 @@ describe('spelling', () => {
   it('searches a question word as the documentation spells it, and only then', () => {
     const stats = new CorpusStats([row('a.md', { initi: 2, color: 1 }), row('b.md', { other: 1 })]);
     const terms = queryTerms('How do I initialise the colour?', stats);
-    expect(terms.map((t) => [t.term, t.surface, t.known])).toEqual([['initi', 'initialise', true], ['color', 'colour', true]]);
+    expect(terms.map((t) => [t.term, t.surface, t.known])).toEqual([
+      ['initi', 'initialise', true],
+      ['color', 'colour', true],
+    ]);
     expect(queryTerms('How do I initialise the colour?', stats, 'porter', { spelling: false }).every((t) => !t.known)).toBe(true);
   });
 });

@@ -42,12 +42,21 @@ describe('identifiers a question asks about', () => {
   it('finds calls, member paths, camelCase, snake_case, flags, env references and backticks as strong', () => {
     expect(ids('How do I use pino.rotateFiles() nightly?')).toEqual([['pino.rotateFiles()', true]]);
     expect(ids('What does the retryOn option do?')).toEqual([['retryOn', true]]);
-    expect(ids('Is --preid supported and what is DEBUG_COLORS?')).toEqual([['--preid', true], ['DEBUG_COLORS', true]]);
-    expect(ids('Set $env:DEBUG in `profile.ps1`')).toEqual([['profile.ps1', true], ['$env:DEBUG', true]]);
+    expect(ids('Is --preid supported and what is DEBUG_COLORS?')).toEqual([
+      ['--preid', true],
+      ['DEBUG_COLORS', true],
+    ]);
+    expect(ids('Set $env:DEBUG in `profile.ps1`')).toEqual([
+      ['profile.ps1', true],
+      ['$env:DEBUG', true],
+    ]);
   });
 
   it('takes a backticked command line or phrase as evidence, not as a name the docs must have', () => {
-    expect(ids('Can I proxy through an `ssh -D` tunnel or `pino.destination()`?')).toEqual([['ssh -D', false], ['pino.destination()', true]]);
+    expect(ids('Can I proxy through an `ssh -D` tunnel or `pino.destination()`?')).toEqual([
+      ['ssh -D', false],
+      ['pino.destination()', true],
+    ]);
   });
 
   it('does not take an adjective for the name of an element ("the recommended hook")', () => {

@@ -86,7 +86,11 @@ function serve(req: RecordedRequest, res: ServerResponse): void {
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
     return;
   }
-  res.writeHead(page.status ?? 200, { ...(page.type ? { 'content-type': page.type } : {}), ...(page.location ? { location: page.location } : {}), ...page.headers });
+  res.writeHead(page.status ?? 200, {
+    ...(page.type ? { 'content-type': page.type } : {}),
+    ...(page.location ? { location: page.location } : {}),
+    ...page.headers,
+  });
   res.end(page.body ?? '');
 }
 
@@ -95,7 +99,10 @@ const title = (pathname: string, host = HOST) => `${host}:${site.port}${pathname
 
 /** The ToolError a promise rejects with (undefined when it resolves, which the assertions then reject). */
 async function refusal(promise: Promise<unknown>): Promise<(Error & { code?: string; details?: unknown }) | undefined> {
-  return promise.then(() => undefined, (error: unknown) => error as Error & { code?: string; details?: unknown });
+  return promise.then(
+    () => undefined,
+    (error: unknown) => error as Error & { code?: string; details?: unknown },
+  );
 }
 
 async function ask(question: string): Promise<QueryResult> {
@@ -156,7 +163,12 @@ describe('ingest by URL: pages are fetched, converted and answered from', () => 
     // HTML becomes text: the answer quotes the words, with no markup, script or style.
     const flush = await ask('How often are pending batches flushed to the ledger by default?');
     expect(flush.grounded).toBe(true);
-    expect(flush.sources[0]).toMatchObject({ title: title('/guide/intro.html'), url: url('/guide/intro.html'), section: 'Introduction › Flush interval', score: 1 });
+    expect(flush.sources[0]).toMatchObject({
+      title: title('/guide/intro.html'),
+      url: url('/guide/intro.html'),
+      section: 'Introduction › Flush interval',
+      score: 1,
+    });
     expect(flush.answer).toContain('every 250 milliseconds by default');
     expect(flush.answer).not.toMatch(/<\/?[a-z][^>]*>/i);
     expect(flush.answer).not.toContain('tracker-8841');
@@ -213,13 +225,19 @@ describe('pages told apart by their query string, text decoded in its declared c
   });
 
   it('skips a page that is not text (NUL bytes, or not UTF-8 without a declared charset), naming its URL and why', async () => {
-    pages.set('/binary.md', { type: 'text/markdown', body: Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x00, 0x00, 0x47, 0x4c, 0x49, 0x42, 0x43]) as unknown as string });
+    pages.set('/binary.md', {
+      type: 'text/markdown',
+      body: Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x00, 0x00, 0x47, 0x4c, 0x49, 0x42, 0x43]) as unknown as string,
+    });
     pages.set('/latin1.md', { type: 'text/markdown', body: Buffer.from('# Caf\u00e9\n', 'latin1') as unknown as string });
     pages.set('/fine.md', { type: 'text/markdown', body: LIMITS_MD });
     const summary = await index.ingestPath([url('/binary.md'), url('/latin1.md'), url('/fine.md')], { fetchUrl });
     expect(summary).toMatchObject({ added: 1, libraries: [`${HOST}:${site.port}`] });
     expect(summary.skipped).toEqual([
-      { path: url('/binary.md'), reason: `Cannot ingest ${url('/binary.md')}: it is binary (it contains NUL bytes), not text. Only text documentation (markdown, text, rst, html) is indexed.` },
+      {
+        path: url('/binary.md'),
+        reason: `Cannot ingest ${url('/binary.md')}: it is binary (it contains NUL bytes), not text. Only text documentation (markdown, text, rst, html) is indexed.`,
+      },
       { path: url('/latin1.md'), reason: expect.stringContaining('it is not UTF-8 text') },
     ]);
     expect((await index.listDocuments()).map((d) => d.title)).toEqual([title('/fine.md')]);
@@ -258,8 +276,16 @@ describe('refusals leave the index as it was', () => {
   // The guard's redirect rules are covered in test/net/guard.test.ts; here: a refused redirect aborts the
   // whole ingest, including a page of the same batch that was fetched fine before it.
   it.each([
-    ['a private address', () => url('/secret', PRIVATE_HOST), `refused: redirect from ${HOST}: ${PRIVATE_HOST} resolves to 10.1.2.3, a private address (${RULE})`],
-    ['plain http', () => `http://${HOST}:${site.port}/reference/limits`, `refused: redirect from ${HOST}: the http scheme is not allowed, only https (${RULE})`],
+    [
+      'a private address',
+      () => url('/secret', PRIVATE_HOST),
+      `refused: redirect from ${HOST}: ${PRIVATE_HOST} resolves to 10.1.2.3, a private address (${RULE})`,
+    ],
+    [
+      'plain http',
+      () => `http://${HOST}:${site.port}/reference/limits`,
+      `refused: redirect from ${HOST}: the http scheme is not allowed, only https (${RULE})`,
+    ],
   ])('a redirect to %s is refused, and nothing of the batch is ingested', async (_name, location, message) => {
     pages.set('/reference/limits', { type: 'text/markdown', body: LIMITS_MD });
     await index.ingestPath([url('/reference/limits')], { fetchUrl });
@@ -286,11 +312,21 @@ describe('refusals leave the index as it was', () => {
     expect(await index.listDocuments()).toEqual([]);
   });
   it.each([
-    [404, 'text/html', '<html><head><title>Not found</title></head><body><h1>Page not found</h1><p>Try the search box.</p></body></html>',
-      'not_found', `${HOST} answered HTTP 404: there is no page at that URL. Check the URL.`],
+    [
+      404,
+      'text/html',
+      '<html><head><title>Not found</title></head><body><h1>Page not found</h1><p>Try the search box.</p></body></html>',
+      'not_found',
+      `${HOST} answered HTTP 404: there is no page at that URL. Check the URL.`,
+    ],
     [410, 'text/plain', 'Gone: this page was retired.', 'not_found', `${HOST} answered HTTP 410: there is no page at that URL. Check the URL.`],
-    [503, 'text/html', '<html><body><h1>Service Unavailable</h1><p>Maintenance until noon.</p></body></html>',
-      'upstream_error', `${HOST} answered HTTP 503: the site is failing. Try again later.`],
+    [
+      503,
+      'text/html',
+      '<html><body><h1>Service Unavailable</h1><p>Maintenance until noon.</p></body></html>',
+      'upstream_error',
+      `${HOST} answered HTTP 503: the site is failing. Try again later.`,
+    ],
   ])('an error page (HTTP %i) is refused, never ingested as documentation', async (status, type, body, code, reason) => {
     pages.set('/reference/limits', { type: 'text/markdown', body: LIMITS_MD });
     await index.ingestPath([url('/reference/limits')], { fetchUrl });

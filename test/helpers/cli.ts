@@ -104,10 +104,7 @@ export interface RawResponse {
 }
 
 /** An HTTP request with full control of headers (fetch cannot set Host). */
-export function rawRequest(
-  url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
-): Promise<RawResponse> {
+export function rawRequest(url: string, options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
       const chunks: Buffer[] = [];

@@ -13,6 +13,11 @@ if (out) {
   register('./module-trace-hooks.mjs', import.meta.url, { data: { out } });
   const require = createRequire(import.meta.url);
   process.on('exit', () => {
-    appendFileSync(out, Object.keys(require.cache).map((file) => `cjs ${file}\n`).join(''));
+    appendFileSync(
+      out,
+      Object.keys(require.cache)
+        .map((file) => `cjs ${file}\n`)
+        .join(''),
+    );
   });
 }

@@ -63,7 +63,11 @@ afterAll(async () => {
 
 describe('DocentClient against docent serve --http', () => {
   it('uploads a document and files, and lists them', async () => {
-    const one: UploadedDocument = await docent.uploadDocument({ title: 'notes/widgets.md', content: '# Widgets\n\nThe `frobnicate` command resets the widget cache.\n', url: 'https://docs.example.com/widgets' });
+    const one: UploadedDocument = await docent.uploadDocument({
+      title: 'notes/widgets.md',
+      content: '# Widgets\n\nThe `frobnicate` command resets the widget cache.\n',
+      url: 'https://docs.example.com/widgets',
+    });
     expect(one).toMatchObject({ title: 'notes/widgets.md', status: 'added', content_type: 'markdown', chunks: 1, url: 'https://docs.example.com/widgets' });
     const files = await docent.uploadFiles([
       { name: 'install.md', content: await fixture('install.md') },
@@ -73,7 +77,11 @@ describe('DocentClient against docent serve --http', () => {
       ['install.md', 'added'],
       ['guides/rotation.rst', 'added'],
     ]);
-    const again = await docent.uploadDocument({ title: 'notes/widgets.md', content: '# Widgets\n\nThe `frobnicate` command resets the widget cache.\n', url: 'https://docs.example.com/widgets' });
+    const again = await docent.uploadDocument({
+      title: 'notes/widgets.md',
+      content: '# Widgets\n\nThe `frobnicate` command resets the widget cache.\n',
+      url: 'https://docs.example.com/widgets',
+    });
     expect(again.status).toBe('unchanged');
     expect((await docent.listDocuments()).map((d) => d.title)).toEqual(['guides/rotation.rst', 'install.md', 'notes/widgets.md']);
   });
@@ -125,11 +133,21 @@ describe('DocentClient against docent serve --http', () => {
   });
 
   it('document sets: uploads into a set, lists and filters by set, scopes ragQuery, deletes a whole set', async () => {
-    const a = await docent.uploadDocument({ title: 'README.md', content: '# Alpha client\n\nThe alpha client retries a failed request three times.\n', library: 'libA' });
+    const a = await docent.uploadDocument({
+      title: 'README.md',
+      content: '# Alpha client\n\nThe alpha client retries a failed request three times.\n',
+      library: 'libA',
+    });
     expect(a).toMatchObject({ library: 'libA', uri: 'docent://libA/README.md', status: 'added' });
-    const [b] = await docent.uploadFiles([{ name: 'README.md', content: '# Beta server\n\nThe beta server listens on port 8443 by default.\n' }], { library: 'libB' });
+    const [b] = await docent.uploadFiles([{ name: 'README.md', content: '# Beta server\n\nThe beta server listens on port 8443 by default.\n' }], {
+      library: 'libB',
+    });
     expect(b).toMatchObject({ library: 'libB', title: 'README.md', status: 'added' });
-    expect((await docent.listLibraries()).map((l) => [l.library, l.documents])).toEqual([['default', 2], ['libA', 1], ['libB', 1]]);
+    expect((await docent.listLibraries()).map((l) => [l.library, l.documents])).toEqual([
+      ['default', 2],
+      ['libA', 1],
+      ['libB', 1],
+    ]);
     expect((await docent.listDocuments({ library: 'libB' })).map((d) => d.id)).toEqual([b!.id]);
     const scoped = await docent.ragQuery('Which port does the beta server listen on by default?', { library: 'libB' });
     expect(scoped).toMatchObject({ grounded: true, sources: [{ title: 'README.md', library: 'libB', uri: 'docent://libB/README.md' }] });
@@ -168,7 +186,7 @@ describe('DocentClient against docent serve --http', () => {
     expect(rag).toMatchObject({ side_effects: 'none', cost_class: 'free', input_schema: { type: 'object', required: ['question'] } });
   });
 
-  it('a plan\'s rate limit is a DocentRateLimitError with retryAfter from Retry-After', async () => {
+  it("a plan's rate limit is a DocentRateLimitError with retryAfter from Retry-After", async () => {
     const limited = new DocentClient({ baseUrl: server.url, apiKey: freeKey });
     let error: DocentError | undefined;
     let ok = 0;
@@ -211,7 +229,12 @@ describe('DocentClient at the edges (local fixture server)', () => {
     expect(await client.ragQuery('Anything?', { topK: 2 })).toEqual(answer);
     const sent = fixtures.requests.at(-1)!;
     expect(sent).toMatchObject({ method: 'POST', url: '/docent/v1/query', body: JSON.stringify({ question: 'Anything?', top_k: 2 }) });
-    expect(sent.headers).toMatchObject({ authorization: 'Bearer dk_test_key', 'content-type': 'application/json', 'user-agent': 'docent-client', accept: 'application/json' });
+    expect(sent.headers).toMatchObject({
+      authorization: 'Bearer dk_test_key',
+      'content-type': 'application/json',
+      'user-agent': 'docent-client',
+      accept: 'application/json',
+    });
   });
 
   it('a non-JSON error page is a DocentError with the status', async () => {

@@ -76,11 +76,16 @@ describe('uploads, listing, queries and deletion', () => {
     const changed = { ...HELLO, content: `${HELLO.content}\nRun \`frobnicate --all\` to reset every cache.\n`, url: 'https://docs.example.com/widgets' };
     const updated = await uploadJson(app.url, keyA, changed);
     expect(updated.status).toBe(200);
-    expect(updated.body.documents[0]).toMatchObject({ title: 'notes/widgets.md', status: 'updated', chars: changed.content.length, url: 'https://docs.example.com/widgets' });
+    expect(updated.body.documents[0]).toMatchObject({
+      title: 'notes/widgets.md',
+      status: 'updated',
+      chars: changed.content.length,
+      url: 'https://docs.example.com/widgets',
+    });
     expect(updated.body.documents[0].id).toBe(json.body.documents[0].id);
   });
 
-  it('lists the tenant\'s documents ordered by title, with the quota usage', async () => {
+  it("lists the tenant's documents ordered by title, with the quota usage", async () => {
     const reply = await listDocuments(app.url, keyA);
     expect(reply.status).toBe(200);
     const docs = reply.body.documents as { title: string; chars: number }[];
@@ -99,7 +104,9 @@ describe('uploads, listing, queries and deletion', () => {
     expect(result.answer).toContain('frobnicate');
     expect(result.confidence).toBeGreaterThan(0.5);
 
-    const rst = QueryResultSchema.parse((await query(app.url, keyA, { question: 'How do I make lumen reopen its file after logrotate moves it?', top_k: 1 })).body);
+    const rst = QueryResultSchema.parse(
+      (await query(app.url, keyA, { question: 'How do I make lumen reopen its file after logrotate moves it?', top_k: 1 })).body,
+    );
     expect(rst.grounded).toBe(true);
     expect(rst.sources.map((s) => s.title)).toEqual(['guides/rotation.rst']);
     expect(rst.answer).toContain('SIGHUP');
@@ -129,7 +136,7 @@ describe('uploads, listing, queries and deletion', () => {
     expect(again.body.error.code).toBe('not_found');
   });
 
-  it('an agent\'s DELETE needs a confirmation token (destructive operations are never auto-confirmed)', async () => {
+  it("an agent's DELETE needs a confirmation token (destructive operations are never auto-confirmed)", async () => {
     await uploadJson(app.url, keyA, { title: 'scratch.txt', content: 'Scratch notes about the blue widget.' });
     const id = (await listDocuments(app.url, keyA)).body.documents.find((d: { title: string }) => d.title === 'scratch.txt').id;
     const agent = { 'x-agent-client': 'test-agent/1' };
@@ -141,7 +148,11 @@ describe('uploads, listing, queries and deletion', () => {
     expect(await titles(app.url, keyA)).toContain('scratch.txt');
 
     // A token confirms exactly that document for that tenant, once.
-    const forged = await send(`${app.url}/v1/documents/${id}`, { method: 'DELETE', key: keyA, headers: { ...agent, 'x-confirmation-token': `${token.slice(0, -2)}xx` } });
+    const forged = await send(`${app.url}/v1/documents/${id}`, {
+      method: 'DELETE',
+      key: keyA,
+      headers: { ...agent, 'x-confirmation-token': `${token.slice(0, -2)}xx` },
+    });
     expect(forged.status).toBe(409);
     const confirmed = await send(`${app.url}/v1/documents/${id}`, { method: 'DELETE', key: keyA, headers: { ...agent, 'x-confirmation-token': token } });
     expect(confirmed.status).toBe(204);
@@ -155,27 +166,31 @@ describe('tenant isolation (two keys)', () => {
     idA = (await listDocuments(app.url, keyA)).body.documents.find((d: { title: string }) => d.title === 'install.md').id;
   });
 
-  it('B lists none of A\'s documents and its queries never see them', async () => {
+  it("B lists none of A's documents and its queries never see them", async () => {
     expect((await listDocuments(app.url, keyB)).body).toEqual({ documents: [], libraries: [], usage: { document_bytes: 0, limit: 26214400 } });
-    const result = QueryResultSchema.parse((await query(app.url, keyB, { question: 'How do I install without development dependencies using --omit=dev?' })).body);
+    const result = QueryResultSchema.parse(
+      (await query(app.url, keyB, { question: 'How do I install without development dependencies using --omit=dev?' })).body,
+    );
     expect(result).toMatchObject({ grounded: false, sources: [] });
     expect(result.reason).toMatch(/No documentation has been ingested for tenant "globex"/);
   });
 
-  it('A\'s id with B\'s key is 404 and deletes nothing', async () => {
+  it("A's id with B's key is 404 and deletes nothing", async () => {
     const reply = await send(`${app.url}/v1/documents/${idA}`, { method: 'DELETE', key: keyB });
     expect(reply.status).toBe(404);
     expect(reply.text).not.toContain('install.md');
     expect(await titles(app.url, keyA)).toContain('install.md');
   });
 
-  it('B uploading the same title makes B\'s own document; A\'s stays as it was', async () => {
+  it("B uploading the same title makes B's own document; A's stays as it was", async () => {
     const reply = await uploadJson(app.url, keyB, { title: 'install.md', content: 'Globex installs with `make install`.' });
     expect(reply.status).toBe(201);
     expect(reply.body.documents[0]).toMatchObject({ title: 'install.md', status: 'added' });
     const a = (await listDocuments(app.url, keyA)).body.documents.find((d: { title: string }) => d.title === 'install.md');
     expect(a.chars).toBe(install.length);
-    const fromA = QueryResultSchema.parse((await query(app.url, keyA, { question: 'How do I install without development dependencies using --omit=dev?' })).body);
+    const fromA = QueryResultSchema.parse(
+      (await query(app.url, keyA, { question: 'How do I install without development dependencies using --omit=dev?' })).body,
+    );
     expect(fromA.grounded).toBe(true);
     expect(fromA.answer).toContain('--omit=dev');
     expect(fromA.answer).not.toContain('make install');
@@ -184,7 +199,12 @@ describe('tenant isolation (two keys)', () => {
   });
 
   it('every route needs a key: 401 with WWW-Authenticate', async () => {
-    for (const [method, path] of [['GET', '/v1/documents'], ['POST', '/v1/documents'], ['DELETE', `/v1/documents/${idA}`], ['POST', '/v1/query']] as const) {
+    for (const [method, path] of [
+      ['GET', '/v1/documents'],
+      ['POST', '/v1/documents'],
+      ['DELETE', `/v1/documents/${idA}`],
+      ['POST', '/v1/query'],
+    ] as const) {
       const reply = await send(`${app.url}${path}`, { method, headers: { 'content-type': 'application/json' }, body: method === 'POST' ? '{}' : undefined });
       expect(reply.status, `${method} ${path}`).toBe(401);
       expect(reply.body.error.code).toBe('missing_api_key');
@@ -205,7 +225,10 @@ describe('document sets over HTTP', () => {
     const a = await uploadJson(app.url, keyA, { ...A, library: 'libA' });
     expect(a.status, a.text).toBe(201);
     expect(a.body.documents[0]).toMatchObject({ library: 'libA', title: 'README.md', uri: 'docent://libA/README.md', status: 'added' });
-    const b = await uploadFiles(app.url, keyA, [{ name: 'library', content: 'libB' }, { filename: 'README.md', content: B.content }]);
+    const b = await uploadFiles(app.url, keyA, [
+      { name: 'library', content: 'libB' },
+      { filename: 'README.md', content: B.content },
+    ]);
     expect(b.status, b.text).toBe(201);
     expect(b.body.documents[0]).toMatchObject({ library: 'libB', title: 'README.md', status: 'added' });
     expect(b.body.documents[0].id).not.toBe(a.body.documents[0].id);
@@ -223,13 +246,19 @@ describe('document sets over HTTP', () => {
   });
 
   it('both answer; a query can be scoped to one set; an unknown set is 404 naming the sets', async () => {
-    const alpha = QueryResultSchema.strict().parse((await query(app.url, keyA, { question: 'How many times does the alpha client retry a failed request?' })).body);
+    const alpha = QueryResultSchema.strict().parse(
+      (await query(app.url, keyA, { question: 'How many times does the alpha client retry a failed request?' })).body,
+    );
     expect(alpha.grounded).toBe(true);
     expect(alpha.sources[0]).toMatchObject({ title: 'README.md', library: 'libA', uri: 'docent://libA/README.md' });
-    const beta = QueryResultSchema.parse((await query(app.url, keyA, { question: 'Which port does the beta server listen on by default?', library: 'libB' })).body);
+    const beta = QueryResultSchema.parse(
+      (await query(app.url, keyA, { question: 'Which port does the beta server listen on by default?', library: 'libB' })).body,
+    );
     expect(beta.grounded).toBe(true);
     expect(beta.sources.map((s) => s.library)).toEqual(['libB']);
-    const wrongSet = QueryResultSchema.parse((await query(app.url, keyA, { question: 'Which port does the beta server listen on by default?', library: 'libA' })).body);
+    const wrongSet = QueryResultSchema.parse(
+      (await query(app.url, keyA, { question: 'Which port does the beta server listen on by default?', library: 'libA' })).body,
+    );
     expect(wrongSet.grounded).toBe(false);
     const unknown = await query(app.url, keyA, { question: 'Which port?', library: 'libC' });
     expect(unknown.status).toBe(404);
@@ -246,19 +275,25 @@ describe('document sets over HTTP', () => {
       expect(reply.status, String(library)).toBe(400);
       expect(reply.body.error).toMatchObject({ code: 'invalid_arguments', field: 'library' });
     }
-    const twice = await uploadFiles(app.url, keyA, [{ name: 'library', content: 'x' }, { name: 'library', content: 'y' }, { filename: 'bad.md', content: '# Bad' }]);
+    const twice = await uploadFiles(app.url, keyA, [
+      { name: 'library', content: 'x' },
+      { name: 'library', content: 'y' },
+      { filename: 'bad.md', content: '# Bad' },
+    ]);
     expect(twice.status).toBe(400);
     expect(await titles(app.url, keyA)).toEqual(before);
   });
 
-  it('DELETE ?library= removes a whole set: 404 for another tenant\'s key, confirmation for agents', async () => {
+  it("DELETE ?library= removes a whole set: 404 for another tenant's key, confirmation for agents", async () => {
     expect((await send(`${app.url}/v1/documents?library=libB`, { method: 'DELETE', key: keyB })).status).toBe(404);
     expect((await send(`${app.url}/v1/documents`, { method: 'DELETE', key: keyA })).status).toBe(400);
     const refused = await send(`${app.url}/v1/documents?library=libB`, { method: 'DELETE', key: keyA, headers: agent });
     expect(refused.status).toBe(409);
     expect(refused.body.error).toMatchObject({ code: 'confirmation_required', library: 'libB', documents: 1 });
     const confirmed = await send(`${app.url}/v1/documents?library=libB`, {
-      method: 'DELETE', key: keyA, headers: { ...agent, 'x-confirmation-token': refused.body.error.confirmation_token },
+      method: 'DELETE',
+      key: keyA,
+      headers: { ...agent, 'x-confirmation-token': refused.body.error.confirmation_token },
     });
     expect(confirmed.status).toBe(200);
     expect(confirmed.body).toEqual({ library: 'libB', removed: 1 });
@@ -287,7 +322,10 @@ describe('hostile and malformed uploads are refused and store nothing', () => {
     ['..'],
   ])('file name %j: 400 naming the file', async (filename) => {
     // A valid file first: the whole upload is refused, not just the bad part.
-    const reply = await uploadFiles(app.url, keyA, [{ filename: 'fine.md', content: '# Fine\n\ntext' }, { filename, content: '# Evil\n\nplanted' }]);
+    const reply = await uploadFiles(app.url, keyA, [
+      { filename: 'fine.md', content: '# Fine\n\ntext' },
+      { filename, content: '# Evil\n\nplanted' },
+    ]);
     expect(reply.status, reply.text).toBe(400);
     expect(reply.body.error).toMatchObject({ code: 'invalid_arguments', field: 'filename' });
     expect(await titles(app.url, keyA)).toEqual(before);
@@ -329,7 +367,11 @@ describe('hostile and malformed uploads are refused and store nothing', () => {
     for (const [part, name] of cases) {
       const reply = await uploadFiles(app.url, keyA, [part]);
       expect(reply.status, name).toBe(415);
-      expect(reply.body.error).toMatchObject({ code: 'unsupported_document_type', filename: name, supported: ['.md', '.mdx', '.markdown', '.txt', '.rst', '.html', '.htm'] });
+      expect(reply.body.error).toMatchObject({
+        code: 'unsupported_document_type',
+        filename: name,
+        supported: ['.md', '.mdx', '.markdown', '.txt', '.rst', '.html', '.htm'],
+      });
     }
     const nul = await uploadJson(app.url, keyA, { title: 'nul.md', content: '# Title\u0000binary' });
     expect(nul.status).toBe(415);
@@ -362,11 +404,15 @@ describe('hostile and malformed uploads are refused and store nothing', () => {
   });
 
   it('malformed multipart is 400', async () => {
-    const post = (contentType: string, body: string | Buffer) => send(`${app.url}/v1/documents`, { method: 'POST', key: keyA, headers: { 'content-type': contentType }, body });
+    const post = (contentType: string, body: string | Buffer) =>
+      send(`${app.url}/v1/documents`, { method: 'POST', key: keyA, headers: { 'content-type': contentType }, body });
     const noBoundary = await post('multipart/form-data', '--x\r\n\r\n');
     expect(noBoundary.status).toBe(400);
     expect(noBoundary.body.error.code).toBe('malformed_multipart');
-    const truncated = await post('multipart/form-data; boundary=abc', '--abc\r\nContent-Disposition: form-data; name="file"; filename="a.md"\r\n\r\n# half a file');
+    const truncated = await post(
+      'multipart/form-data; boundary=abc',
+      '--abc\r\nContent-Disposition: form-data; name="file"; filename="a.md"\r\n\r\n# half a file',
+    );
     expect(truncated.status).toBe(400);
     expect(truncated.body.error.code).toBe('malformed_multipart');
     const garbage = await post('multipart/form-data; boundary=abc', 'this is not multipart at all');
@@ -377,13 +423,19 @@ describe('hostile and malformed uploads are refused and store nothing', () => {
   });
 
   it('form fields, nameless parts and duplicate names are 400 naming the problem', async () => {
-    const field = await uploadFiles(app.url, keyA, [{ name: 'title', content: 'My title' }, { filename: 'a.md', content: '# A\n\ntext' }]);
+    const field = await uploadFiles(app.url, keyA, [
+      { name: 'title', content: 'My title' },
+      { filename: 'a.md', content: '# A\n\ntext' },
+    ]);
     expect(field.status).toBe(400);
     expect(field.body.error).toMatchObject({ code: 'invalid_arguments', field: 'title' });
     const nameless = await uploadFiles(app.url, keyA, [{ type: 'application/octet-stream', content: '# A\n\ntext' }]);
     expect(nameless.status).toBe(400);
     expect(nameless.body.error.message).toMatch(/file name/);
-    const twice = await uploadFiles(app.url, keyA, [{ filename: 'a.md', content: '# A\n\none' }, { filename: 'a.md', content: '# A\n\ntwo' }]);
+    const twice = await uploadFiles(app.url, keyA, [
+      { filename: 'a.md', content: '# A\n\none' },
+      { filename: 'a.md', content: '# A\n\ntwo' },
+    ]);
     expect(twice.status).toBe(400);
     expect(twice.body.error.message).toMatch(/appears twice/);
     const empty = await uploadFiles(app.url, keyA, [{ filename: 'empty.md', content: '  \n' }]);
@@ -394,7 +446,12 @@ describe('hostile and malformed uploads are refused and store nothing', () => {
   });
 
   it('malformed or incomplete JSON is 400 naming the field', async () => {
-    const raw = await send(`${app.url}/v1/documents`, { method: 'POST', key: keyA, headers: { 'content-type': 'application/json' }, body: '{"title": "a.md", "content": ' });
+    const raw = await send(`${app.url}/v1/documents`, {
+      method: 'POST',
+      key: keyA,
+      headers: { 'content-type': 'application/json' },
+      body: '{"title": "a.md", "content": ',
+    });
     expect(raw.status).toBe(400);
     expect(raw.body.error.code).toBe('invalid_json');
     const cases: [Record<string, unknown>, string][] = [
@@ -416,7 +473,7 @@ describe('hostile and malformed uploads are refused and store nothing', () => {
     expect(await titles(app.url, keyA)).toEqual(before);
   });
 
-  it('query input is checked by rag_query\'s own schema: 400 naming the field', async () => {
+  it("query input is checked by rag_query's own schema: 400 naming the field", async () => {
     const cases: [Record<string, unknown>, string][] = [
       [{}, 'question'],
       [{ question: '   ' }, 'question'],
@@ -447,7 +504,7 @@ describe('documentation quota', () => {
   });
   afterAll(async () => small?.close());
 
-  it('refuses uploads past the plan\'s documentation bytes with 429, declared or streamed; replacing within it is fine', async () => {
+  it("refuses uploads past the plan's documentation bytes with 429, declared or streamed; replacing within it is fine", async () => {
     const a = `# A\n\n${'alpha '.repeat(100)}`;
     const first = await uploadJson(small.url, key, { title: 'a.md', content: a });
     expect(first.status).toBe(201);

@@ -26,7 +26,7 @@ beforeAll(async () => {
 afterAll(async () => rm(consumer, { recursive: true, force: true }));
 
 describe('the docent/client export', () => {
-  it('imports at run time and loads only the client\'s own modules', async () => {
+  it("imports at run time and loads only the client's own modules", async () => {
     const script = path.join(consumer, 'main.mjs');
     await writeFile(
       script,
@@ -38,10 +38,24 @@ describe('the docent/client export', () => {
       ].join('\n'),
     );
     const trace = path.join(consumer, 'modules.trace');
-    const { stdout } = await run(process.execPath, ['--import', TRACER, script], { cwd: consumer, env: { PATH: process.env.PATH ?? '', DOCENT_MODULE_TRACE: trace } });
+    const { stdout } = await run(process.execPath, ['--import', TRACER, script], {
+      cwd: consumer,
+      env: { PATH: process.env.PATH ?? '', DOCENT_MODULE_TRACE: trace },
+    });
     expect(JSON.parse(stdout)).toEqual({
       baseUrl: 'http://127.0.0.1:8787',
-      methods: ['callTool', 'constructor', 'deleteDocument', 'deleteLibrary', 'listDocuments', 'listLibraries', 'manifest', 'ragQuery', 'uploadDocument', 'uploadFiles'],
+      methods: [
+        'callTool',
+        'constructor',
+        'deleteDocument',
+        'deleteLibrary',
+        'listDocuments',
+        'listLibraries',
+        'manifest',
+        'ragQuery',
+        'uploadDocument',
+        'uploadFiles',
+      ],
       subclass: true,
       auth: 'function',
     });
@@ -88,7 +102,10 @@ describe('the docent/client export', () => {
     });
     const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
     expect(diagnostics).toEqual([]);
-    const resolved = program.getSourceFiles().map((f) => path.relative(REPO, fs(f.fileName))).filter((f) => f.startsWith('dist/'));
+    const resolved = program
+      .getSourceFiles()
+      .map((f) => path.relative(REPO, fs(f.fileName)))
+      .filter((f) => f.startsWith('dist/'));
     expect(resolved.sort()).toEqual(['dist/src/client/errors.d.ts', 'dist/src/client/index.d.ts', 'dist/src/client/types.d.ts']);
   });
 });

@@ -102,22 +102,32 @@ describe('request pipeline', () => {
     await rest('calculator', { operation: 'add', a: 1, b: 1 }, beta);
     expect(checked[1]).toMatchObject({ tenant: 'beta', plan: 'pro' });
   });
-
 });
 
 describe('POST /v1/tools/:name', () => {
   it('returns the tool result, the same as over MCP', async () => {
     const res = await rest('calculator', { operation: 'divide', a: 1, b: 8 }, acme);
     expect(res.status).toBe(200);
-    expect(res.json()).toEqual({ ok: true, result: { operation: 'divide', a: 1, b: 8, result: '0.125', result_number: 0.125, exact: true }, text: expect.any(String) });
+    expect(res.json()).toEqual({
+      ok: true,
+      result: { operation: 'divide', a: 1, b: 8, result: '0.125', result_number: 0.125, exact: true },
+      text: expect.any(String),
+    });
   });
 
   it('maps tool errors to statuses with the error in the body', async () => {
     const bad = await rest('calculator', { operation: 'power', a: 1, b: 2 }, acme);
     expect(bad.status).toBe(400);
-    expect(bad.json()).toEqual({ ok: false, error: { code: 'invalid_arguments', message: expect.stringMatching(/^Invalid arguments for calculator: `operation`/) } });
+    expect(bad.json()).toEqual({
+      ok: false,
+      error: { code: 'invalid_arguments', message: expect.stringMatching(/^Invalid arguments for calculator: `operation`/) },
+    });
     // A lone surrogate (JSON allows "\ud800") is not text: 400, before the tool runs (it was a 500 from encodeURIComponent).
-    for (const [tool, args] of [['encyclopedia', { title: 'Ada \ud800 Lovelace' }], ['file_operations', { operation: 'write', path: 'a\udc00.txt', content: 'x' }], ['rag_query', { question: 'why?', keywords: ['ok', '\ud83d'] }]] as const) {
+    for (const [tool, args] of [
+      ['encyclopedia', { title: 'Ada \ud800 Lovelace' }],
+      ['file_operations', { operation: 'write', path: 'a\udc00.txt', content: 'x' }],
+      ['rag_query', { question: 'why?', keywords: ['ok', '\ud83d'] }],
+    ] as const) {
       const broken = await rest(tool, args, acme);
       expect([broken.status, broken.json().error.code], tool).toEqual([400, 'invalid_arguments']);
       expect(broken.json().error.message).toMatch(/contains an unpaired UTF-16 surrogate/);
@@ -175,7 +185,9 @@ describe('MCP over streamable HTTP (sessions)', () => {
     await client.callTool({ name: 'calculator', arguments: { operation: 'add', a: 1, b: 1 } }); // info: filtered out
     await client.callTool({ name: 'calculator', arguments: { operation: 'divide', a: 1, b: 0 } }); // warning: delivered
     await arrived;
-    expect(messages).toEqual([{ level: 'warning', logger: 'docent', data: { tool: 'calculator', ok: false, code: 'invalid_arguments', ms: expect.any(Number) } }]);
+    expect(messages).toEqual([
+      { level: 'warning', logger: 'docent', data: { tool: 'calculator', ok: false, code: 'invalid_arguments', ms: expect.any(Number) } },
+    ]);
     arrived = next();
     await client.setLoggingLevel('info');
     await client.callTool({ name: 'calculator', arguments: { operation: 'add', a: 1, b: 1 } });
@@ -228,7 +240,7 @@ describe('MCP over streamable HTTP (sessions)', () => {
     }
   });
 
-  it('refuses a session id presented with another tenant\'s key, exactly like an unknown one', async () => {
+  it("refuses a session id presented with another tenant's key, exactly like an unknown one", async () => {
     const { transport } = await t.mcp(acme);
     const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
     const post = (key: string, session: string) =>
@@ -245,7 +257,11 @@ describe('MCP over streamable HTTP (sessions)', () => {
   });
 
   it('needs initialize before anything else, and ends a session on DELETE', async () => {
-    const noSession = await rawRequest(`${t.url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, authorization: `Bearer ${acme}` }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+    const noSession = await rawRequest(`${t.url}/mcp`, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, authorization: `Bearer ${acme}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
     expect(noSession.status).toBe(400);
     expect(noSession.json().error.message).toMatch(/initialize/);
     const sessions = () => mcpEndpoint(t.runtime).sessionCount;
@@ -264,7 +280,11 @@ describe('MCP over streamable HTTP (sessions)', () => {
     const del = await rawRequest(`${t.url}/mcp`, { method: 'DELETE', headers: { ...MCP_HEADERS, authorization: `Bearer ${acme}`, 'mcp-session-id': session } });
     expect(del.status).toBe(200);
     expect(sessions()).toBe(before);
-    const after = await rawRequest(`${t.url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, authorization: `Bearer ${acme}`, 'mcp-session-id': session }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
+    const after = await rawRequest(`${t.url}/mcp`, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, authorization: `Bearer ${acme}`, 'mcp-session-id': session },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    });
     expect(after.status).toBe(404);
   });
 });
@@ -321,7 +341,9 @@ describe('stateless mode and shutdown', () => {
       const { client, transport } = await s.mcp(key);
       expect(transport.sessionId).toBeUndefined();
       expect((await client.listTools()).tools.length).toBe(TOOLS.length);
-      expect((await client.callTool({ name: 'calculator', arguments: { operation: 'add', a: 0.1, b: 0.2 } })).structuredContent).toMatchObject({ result: '0.3' });
+      expect((await client.callTool({ name: 'calculator', arguments: { operation: 'add', a: 0.1, b: 0.2 } })).structuredContent).toMatchObject({
+        result: '0.3',
+      });
       for (const method of ['GET', 'DELETE']) {
         const res = await rawRequest(`${s.url}/mcp`, { method, headers: { accept: 'text/event-stream', authorization: `Bearer ${key}` } });
         expect([res.status, res.headers.allow], method).toEqual([405, 'POST']);

@@ -23,7 +23,10 @@ export interface TestApp {
   root: string;
   key(tenant: string, plan?: Plan): Promise<string>;
   /** A connected MCP client on /mcp with this key (and extra headers). */
-  mcp(key: string | undefined, options?: { headers?: Record<string, string>; capabilities?: ClientCapabilities }): Promise<{ client: Client; transport: StreamableHTTPClientTransport }>;
+  mcp(
+    key: string | undefined,
+    options?: { headers?: Record<string, string>; capabilities?: ClientCapabilities },
+  ): Promise<{ client: Client; transport: StreamableHTTPClientTransport }>;
   close(): Promise<void>;
 }
 

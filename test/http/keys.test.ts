@@ -34,7 +34,15 @@ describe('ApiKeys', () => {
     const { key, record } = await keys.create({ tenant: 'acme', label: '  ci  ' });
     expect(key).toMatch(/^dk_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/);
     expect(keyId(key)).toBe(record.id);
-    expect(record).toEqual({ id: record.id, tenant: 'acme', plan: 'free', label: 'ci', created_at: '2026-01-01T00:00:00.000Z', revoked_at: null, last_used_at: null });
+    expect(record).toEqual({
+      id: record.id,
+      tenant: 'acme',
+      plan: 'free',
+      label: 'ci',
+      created_at: '2026-01-01T00:00:00.000Z',
+      revoked_at: null,
+      last_used_at: null,
+    });
     expect(record).not.toHaveProperty('hash');
     const rows = await rawRows();
     const row = rows.find((r) => r.id === record.id)!;
@@ -107,4 +115,3 @@ describe('ApiKeys', () => {
     expect(await other.verify(created.key)).toBeDefined();
   });
 });
-

@@ -28,7 +28,7 @@ describe('GET /v1/me', () => {
   });
   afterAll(async () => t.close());
 
-  it('shows the key\'s tenant, key id, plan, the plan\'s limits and its usage, this request included', async () => {
+  it("shows the key's tenant, key id, plan, the plan's limits and its usage, this request included", async () => {
     const first = await me(t, acme);
     expect(first.status).toBe(200);
     expect(first.body).toEqual({
@@ -53,7 +53,7 @@ describe('GET /v1/me', () => {
     expect(second.headers.get('x-quota-remaining')).toBe('97');
   });
 
-  it('shows only the caller\'s own tenant and key: another tenant\'s key sees its own figures and nothing of acme', async () => {
+  it("shows only the caller's own tenant and key: another tenant's key sees its own figures and nothing of acme", async () => {
     const own = await me(t, beta);
     expect(own.status).toBe(200);
     expect(own.body).toEqual({
@@ -97,7 +97,13 @@ describe('GET /v1/me without keys (--auth none)', () => {
         key_id: null,
         plan: null,
         limits: { requests_per_minute: null, requests_per_month: null, document_bytes: null },
-        usage: { month: expect.stringMatching(/^\d{4}-\d{2}$/), requests_this_month: null, month_resets_at: expect.any(String), requests_this_minute: null, document_bytes: 0 },
+        usage: {
+          month: expect.stringMatching(/^\d{4}-\d{2}$/),
+          requests_this_month: null,
+          month_resets_at: expect.any(String),
+          requests_this_minute: null,
+          document_bytes: 0,
+        },
       });
     } finally {
       await t.close();

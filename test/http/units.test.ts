@@ -23,7 +23,12 @@ function refusal(fn: () => unknown): HttpError {
 }
 
 describe('Router', () => {
-  const router = new Router([route('GET', '/v1/documents'), route('POST', '/v1/documents'), route('DELETE', '/v1/documents/:id'), route('POST', '/v1/tools/:name')]);
+  const router = new Router([
+    route('GET', '/v1/documents'),
+    route('POST', '/v1/documents'),
+    route('DELETE', '/v1/documents/:id'),
+    route('POST', '/v1/tools/:name'),
+  ]);
 
   it('matches literal paths and decodes parameters', () => {
     expect(router.match('GET', '/v1/documents').route.method).toBe('GET');
@@ -54,32 +59,50 @@ describe('RequestGuard (DNS rebinding)', () => {
     allowedOrigins: ['https://app.example.com/'],
   });
 
-  it.each(['127.0.0.1:8787', 'localhost:8787', 'LOCALHOST:8787', '[::1]:8787', '127.1.2.3:8787', 'docs.example.com', 'internal.example:1234', 'internal.example', 'proxy.example:9000'])(
-    'accepts Host %s',
-    (host) => expect(() => guard.check({ host })).not.toThrow(),
-  );
+  it.each([
+    '127.0.0.1:8787',
+    'localhost:8787',
+    'LOCALHOST:8787',
+    '[::1]:8787',
+    '127.1.2.3:8787',
+    'docs.example.com',
+    'internal.example:1234',
+    'internal.example',
+    'proxy.example:9000',
+  ])('accepts Host %s', (host) => expect(() => guard.check({ host })).not.toThrow());
 
-  it.each(['evil.example.com', 'evil.example.com:8787', '127.0.0.1:9999', 'localhost', 'docs.example.com:8443', 'proxy.example:9001', '127.0.0.1.nip.io:8787', 'a@127.0.0.1:8787', ''])(
-    'refuses Host %j with 403',
-    (host) => {
-      const error = refusal(() => guard.check({ host }));
-      expect([error.status, error.code]).toEqual([403, 'forbidden_host']);
-    },
-  );
+  it.each([
+    'evil.example.com',
+    'evil.example.com:8787',
+    '127.0.0.1:9999',
+    'localhost',
+    'docs.example.com:8443',
+    'proxy.example:9001',
+    '127.0.0.1.nip.io:8787',
+    'a@127.0.0.1:8787',
+    '',
+  ])('refuses Host %j with 403', (host) => {
+    const error = refusal(() => guard.check({ host }));
+    expect([error.status, error.code]).toEqual([403, 'forbidden_host']);
+  });
 
   it('refuses a missing or repeated Host', () => {
     expect(refusal(() => guard.check({})).status).toBe(403);
     expect(refusal(() => guard.check({ host: ['127.0.0.1:8787', 'evil.example.com'] })).status).toBe(403);
   });
 
-  it.each(['http://localhost:3000', 'http://127.0.0.1:8787', 'http://[::1]:5173', 'https://docs.example.com', 'https://app.example.com'])('accepts Origin %s', (origin) =>
-    expect(() => guard.check({ host: '127.0.0.1:8787', origin })).not.toThrow(),
+  it.each(['http://localhost:3000', 'http://127.0.0.1:8787', 'http://[::1]:5173', 'https://docs.example.com', 'https://app.example.com'])(
+    'accepts Origin %s',
+    (origin) => expect(() => guard.check({ host: '127.0.0.1:8787', origin })).not.toThrow(),
   );
 
-  it.each(['http://evil.example.com', 'null', 'http://docs.example.com', 'https://app.example.com:444', 'file://', 'chrome-extension://abc'])('refuses Origin %s', (origin) => {
-    const error = refusal(() => guard.check({ host: '127.0.0.1:8787', origin }));
-    expect([error.status, error.code]).toEqual([403, 'forbidden_origin']);
-  });
+  it.each(['http://evil.example.com', 'null', 'http://docs.example.com', 'https://app.example.com:444', 'file://', 'chrome-extension://abc'])(
+    'refuses Origin %s',
+    (origin) => {
+      const error = refusal(() => guard.check({ host: '127.0.0.1:8787', origin }));
+      expect([error.status, error.code]).toEqual([403, 'forbidden_origin']);
+    },
+  );
 
   it('knows loopback names', () => {
     for (const host of ['localhost', '127.0.0.1', '127.255.0.9', '::1', '[::1]', 'localhost.']) expect(isLoopbackHost(host), host).toBe(true);

@@ -56,7 +56,12 @@ async function traced(name: string, requests: object[]): Promise<string[]> {
   return (await readFile(trace, 'utf8')).split('\n').filter(Boolean);
 }
 
-const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'trace', version: '1' } } };
+const initialize = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'trace', version: '1' } },
+};
 const initialized = { jsonrpc: '2.0', method: 'notifications/initialized' };
 const list = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
 
@@ -64,7 +69,11 @@ describe('cold start', () => {
   it('initialize + tools/list load neither LanceDB nor openai (nor, with a current catalog, any tool module or the MCP SDK)', async () => {
     const modules = await traced('list', [initialize, initialized, list]);
     expect(modules.some((m) => m.includes('/dist/src/mcp/stdio-front.js'))).toBe(true);
-    for (const heavy of HEAVY) expect(modules.filter((m) => heavy.test(m)), String(heavy)).toEqual([]);
+    for (const heavy of HEAVY)
+      expect(
+        modules.filter((m) => heavy.test(m)),
+        String(heavy),
+      ).toEqual([]);
     const { prebuiltCatalog } = (await import(new URL('../../dist/src/mcp/catalog.js', import.meta.url).href)) as typeof import('../../src/mcp/catalog.js');
     if (prebuiltCatalog()) {
       expect(modules.filter((m) => m.includes('/dist/tools/'))).toEqual([]);
@@ -77,6 +86,10 @@ describe('cold start', () => {
     const modules = await traced('call', [initialize, initialized, list, call]);
     expect(modules.some((m) => m.includes('/dist/tools/calculator.js'))).toBe(true);
     expect(modules.some((m) => m.includes('/dist/src/mcp/server.js'))).toBe(true);
-    for (const heavy of HEAVY) expect(modules.filter((m) => heavy.test(m)), String(heavy)).toEqual([]);
+    for (const heavy of HEAVY)
+      expect(
+        modules.filter((m) => heavy.test(m)),
+        String(heavy),
+      ).toEqual([]);
   });
 });

@@ -56,7 +56,10 @@ function runScenario(url: string, scenario: string): Promise<{ code: number | nu
 function expectAllPassed(results: { scenario: string; code: number | null; checks: Check[]; output: string }[]): void {
   for (const { scenario, code, checks, output } of results) {
     expect(checks.length, scenario).toBeGreaterThan(0);
-    expect(checks.filter((c) => c.status !== 'SUCCESS'), `${scenario}:\n${output}`).toEqual([]);
+    expect(
+      checks.filter((c) => c.status !== 'SUCCESS'),
+      `${scenario}:\n${output}`,
+    ).toEqual([]);
     expect(code, scenario).toBe(0);
   }
 }
@@ -77,14 +80,19 @@ describe.skipIf(!LINUX_X64)('MCP conformance (Node 22, @modelcontextprotocol/con
   it('passes server-initialize, ping, tools-list, prompts-list, logging-set-level and dns-rebinding-protection', async () => {
     const results = await Promise.all(SCENARIOS.map(async (scenario) => ({ scenario, ...(await runScenario(server.url, scenario)) })));
     expectAllPassed(results);
-    expect(results.find((r) => r.scenario === 'dns-rebinding-protection')!.checks.map((c) => c.id).sort()).toEqual([
-      'localhost-host-rebinding-rejected',
-      'localhost-host-valid-accepted',
-    ]);
+    expect(
+      results
+        .find((r) => r.scenario === 'dns-rebinding-protection')!
+        .checks.map((c) => c.id)
+        .sort(),
+    ).toEqual(['localhost-host-rebinding-rejected', 'localhost-host-valid-accepted']);
   });
 
   it('passes them in --stateless mode too', async () => {
-    const stateless = await startHttpServer(['--auth', 'none', '--stateless'], { env: cleanEnv(root, { DOCENT_DATA_DIR: path.join(root, 'data') }), cwd: root });
+    const stateless = await startHttpServer(['--auth', 'none', '--stateless'], {
+      env: cleanEnv(root, { DOCENT_DATA_DIR: path.join(root, 'data') }),
+      cwd: root,
+    });
     try {
       expectAllPassed(await Promise.all(SCENARIOS.map(async (scenario) => ({ scenario, ...(await runScenario(stateless.url, scenario)) }))));
     } finally {
@@ -92,10 +100,13 @@ describe.skipIf(!LINUX_X64)('MCP conformance (Node 22, @modelcontextprotocol/con
     }
   });
 
-
   it('catches a server that accepts a rebinding Host and Origin', async () => {
     const lax = await startHttpServer(['--auth', 'none'], {
-      env: cleanEnv(root, { DOCENT_DATA_DIR: path.join(root, 'data'), DOCENT_ALLOWED_HOSTS: 'evil.example.com', DOCENT_ALLOWED_ORIGINS: 'http://evil.example.com' }),
+      env: cleanEnv(root, {
+        DOCENT_DATA_DIR: path.join(root, 'data'),
+        DOCENT_ALLOWED_HOSTS: 'evil.example.com',
+        DOCENT_ALLOWED_ORIGINS: 'http://evil.example.com',
+      }),
       cwd: root,
     });
     try {

@@ -42,7 +42,14 @@ beforeAll(async () => {
   const [a, b] = await Promise.all([createKey('acme', '--label', 'ci'), createKey('beta', '--plan', 'pro')]);
   keys.acme = a;
   keys.beta = b;
-  expect(a).toEqual({ key: expect.stringMatching(/^dk_[0-9a-f]{16}_/), id: expect.any(String), tenant: 'acme', plan: 'free', label: 'ci', created_at: expect.any(String) });
+  expect(a).toEqual({
+    key: expect.stringMatching(/^dk_[0-9a-f]{16}_/),
+    id: expect.any(String),
+    tenant: 'acme',
+    plan: 'free',
+    label: 'ci',
+    created_at: expect.any(String),
+  });
   expect(b.plan).toBe('pro');
   server = await startHttpServer([], { env, cwd: root });
 });
@@ -78,7 +85,12 @@ describe('docent serve --http', () => {
       rawRequest(`${server.url}/mcp`, {
         method: 'POST',
         headers: { ...MCP_HEADERS, ...headers },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+        }),
       });
     const missing = await post({});
     expect([missing.status, missing.json().error.code]).toEqual([401, 'missing_api_key']);
@@ -103,7 +115,11 @@ describe('docent serve --http', () => {
     // (Polled every 0.3 s: the free plan allows 60 requests a minute.)
     await expect.poll(async () => (await rest()).status, { interval: 300 }).toBe(401);
     expect((await rest()).json().error.code).toBe('invalid_api_key');
-    const listed = JSON.parse((await runCli(['keys', 'list', '--tenant', 'acme', '--json'], { env, cwd: root })).stdout) as { id: string; revoked_at: string | null; last_used_at: string | null }[];
+    const listed = JSON.parse((await runCli(['keys', 'list', '--tenant', 'acme', '--json'], { env, cwd: root })).stdout) as {
+      id: string;
+      revoked_at: string | null;
+      last_used_at: string | null;
+    }[];
     expect(listed.find((k) => k.id === doomed.id)).toMatchObject({ revoked_at: expect.any(String), last_used_at: expect.any(String) });
     expect(JSON.stringify(listed)).not.toContain(doomed.key);
   });
@@ -112,7 +128,11 @@ describe('docent serve --http', () => {
     const auth = { authorization: `Bearer ${keys.acme!.key}` };
     const host = await rawRequest(`${server.url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, ...auth, host: 'evil.example.com' }, body: '{}' });
     expect([host.status, host.json().error.code]).toEqual([403, 'forbidden_host']);
-    const origin = await rawRequest(`${server.url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, ...auth, origin: 'http://evil.example.com' }, body: '{}' });
+    const origin = await rawRequest(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, ...auth, origin: 'http://evil.example.com' },
+      body: '{}',
+    });
     expect([origin.status, origin.json().error.code]).toEqual([403, 'forbidden_origin']);
     const rebound = await rawRequest(`${server.url}/healthz`, { headers: { host: `evil.example.com:${server.port}` } });
     expect(rebound.status).toBe(403);
@@ -165,10 +185,15 @@ describe('docent serve --http', () => {
 describe('what docent serve --http writes', () => {
   it('logs JSON to stderr with tenant and key id, never a key or an Authorization header; stdout stays empty', () => {
     const log = server.stderr();
-    const lines = log.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = log
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     const requests = lines.filter((l) => l.msg === 'http request');
     expect(requests.length).toBeGreaterThan(10);
-    expect(requests).toContainEqual(expect.objectContaining({ method: 'POST', path: '/v1/tools/calculator', status: 200, tenant: 'beta', keyId: keys.beta!.id }));
+    expect(requests).toContainEqual(
+      expect.objectContaining({ method: 'POST', path: '/v1/tools/calculator', status: 200, tenant: 'beta', keyId: keys.beta!.id }),
+    );
     expect(requests).toContainEqual(expect.objectContaining({ method: 'POST', path: '/mcp', status: 401 }));
     for (const { key } of Object.values(keys)) {
       expect(log).not.toContain(key);
@@ -186,7 +211,9 @@ describe('docent serve --http variants', () => {
       const { client, transport } = await connect(stateless.url, keys.acme!.key);
       expect(transport.sessionId).toBeUndefined();
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(TOOLS.map((t) => t.name));
-      expect((await client.callTool({ name: 'calculator', arguments: { operation: 'divide', a: 1, b: 4 } })).structuredContent).toMatchObject({ result: '0.25' });
+      expect((await client.callTool({ name: 'calculator', arguments: { operation: 'divide', a: 1, b: 4 } })).structuredContent).toMatchObject({
+        result: '0.25',
+      });
       await client.close();
     } finally {
       expect(await stateless.stop()).toBe(0);
@@ -196,7 +223,11 @@ describe('docent serve --http variants', () => {
   it('--auth none serves open on loopback', async () => {
     const open = await startHttpServer(['--auth', 'none'], { env, cwd: root });
     try {
-      const res = await rawRequest(`${open.url}/v1/tools/calculator`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ operation: 'add', a: 2, b: 2 }) });
+      const res = await rawRequest(`${open.url}/v1/tools/calculator`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ operation: 'add', a: 2, b: 2 }),
+      });
       expect(res.status).toBe(200);
       expect(open.stderr()).toMatch(/authentication is off/);
     } finally {

@@ -28,7 +28,10 @@ describe('createLogger', () => {
     `);
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toEqual({ before: false, after: true, level: 'debug', enabled: true });
-    const lines = stderr.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = stderr
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.map((l) => l.msg)).toEqual(['first', 'from a child', 'now visible']);
     expect(lines[0]).toMatchObject({ level: 30, name: 'probe', apiKey: '[redacted]', user: { password: '[redacted]' }, tenant: 'acme' });
     expect(lines[1]).toMatchObject({ level: 40, tool: 'calculator' });
@@ -53,7 +56,10 @@ describe('createLogger', () => {
     `);
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toEqual({ before: false });
-    const lines = stderr.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = stderr
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines.map((l) => l.msg)).toEqual(['early', 'loads pino', 'late']);
     const shape = (l: Record<string, unknown>) => ({ ...l, time: typeof l.time, pid: typeof l.pid, msg: undefined });
     expect(shape(lines[0]!)).toEqual(shape(lines[2]!));

@@ -56,7 +56,11 @@ describe('the packed package', () => {
   it('runs `npx docent --version` and loads the client library in an empty project', async () => {
     const { stdout } = await run('npx', ['--no-install', 'docent', '--version'], { cwd: dir });
     expect(stdout.trim()).toBe(VERSION);
-    const client = await run(process.execPath, ['--input-type=module', '-e', "import { DocentClient } from 'docent/client'; console.log(typeof DocentClient)"], { cwd: dir });
+    const client = await run(
+      process.execPath,
+      ['--input-type=module', '-e', "import { DocentClient } from 'docent/client'; console.log(typeof DocentClient)"],
+      { cwd: dir },
+    );
     expect(client.stdout.trim()).toBe('function');
   });
 
@@ -89,7 +93,7 @@ describe('the packed package', () => {
     try {
       for (const [asset, type, marker] of [
         ['/', 'text/html; charset=utf-8', '<script type="module" src="/ui/app.js">'],
-        ['/ui/app.js', 'text/javascript; charset=utf-8', "sessionStorage.setItem(KEY_STORAGE"],
+        ['/ui/app.js', 'text/javascript; charset=utf-8', 'sessionStorage.setItem(KEY_STORAGE'],
         ['/ui/app.css', 'text/css; charset=utf-8', ':focus-visible'],
       ] as const) {
         const response = await fetch(`${server.url}${asset}`);

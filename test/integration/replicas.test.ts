@@ -102,7 +102,10 @@ describe.skipIf(skipWhy)('two replicas on object storage with Redis', () => {
     // The same document again: the spent token confirms nothing, on either replica.
     expect((await call(b, keys.acme!, 'POST', '/v1/documents', doc)).body.documents[0].id).toBe(id);
     for (const server of [a, b]) {
-      const replay = await call(server, keys.acme!, 'DELETE', `/v1/documents/${encodeURIComponent(id)}`, undefined, { ...agent, 'x-confirmation-token': token });
+      const replay = await call(server, keys.acme!, 'DELETE', `/v1/documents/${encodeURIComponent(id)}`, undefined, {
+        ...agent,
+        'x-confirmation-token': token,
+      });
       expect(replay.status).toBe(409);
     }
   });
@@ -132,8 +135,23 @@ describe.skipIf(skipWhy)('two replicas on object storage with Redis', () => {
     const key = keys.writers!;
     const writes = Array.from({ length: 100 }, (_, i) => {
       const server = i % 2 ? b : a;
-      if (i % 10 < 5) return call(server, key, 'POST', '/v1/tools/scheduler', { action: 'add_task', tenant_id: 'writers', category: 'content', label: `task ${i}`, due_date: '2030-01-15' });
-      if (i % 10 < 9) return call(server, key, 'POST', '/v1/tools/pricing_manager', { action: 'create_plan', tenant_id: 'writers', name: `plan-${i}`, price_usd: i, requests_per_month: 1000 * i, features: [] });
+      if (i % 10 < 5)
+        return call(server, key, 'POST', '/v1/tools/scheduler', {
+          action: 'add_task',
+          tenant_id: 'writers',
+          category: 'content',
+          label: `task ${i}`,
+          due_date: '2030-01-15',
+        });
+      if (i % 10 < 9)
+        return call(server, key, 'POST', '/v1/tools/pricing_manager', {
+          action: 'create_plan',
+          tenant_id: 'writers',
+          name: `plan-${i}`,
+          price_usd: i,
+          requests_per_month: 1000 * i,
+          features: [],
+        });
       return call(server, key, 'POST', '/v1/documents', { title: `notes/doc-${i}.md`, content: `# Doc ${i}\n\nThe token narwhal${i} appears only here.\n` });
     });
     // Key creation: other processes writing the shared key table at the same moment.
@@ -145,14 +163,25 @@ describe.skipIf(skipWhy)('two replicas on object storage with Redis', () => {
 
     const tasks = await call(b, key, 'POST', '/v1/tools/scheduler', { action: 'list_tasks', tenant_id: 'writers' });
     const labels = (tasks.body.result.tasks as { label: string }[]).map((t) => t.label).sort();
-    expect(labels).toEqual(Array.from({ length: 100 }, (_, i) => i).filter((i) => i % 10 < 5).map((i) => `task ${i}`).sort());
+    expect(labels).toEqual(
+      Array.from({ length: 100 }, (_, i) => i)
+        .filter((i) => i % 10 < 5)
+        .map((i) => `task ${i}`)
+        .sort(),
+    );
     const plans = await call(a, key, 'POST', '/v1/tools/pricing_manager', { action: 'list_plans', tenant_id: 'writers' });
     expect((plans.body.result.plans as { name: string }[]).map((p) => p.name).sort()).toEqual(
-      Array.from({ length: 100 }, (_, i) => i).filter((i) => i % 10 >= 5 && i % 10 < 9).map((i) => `plan-${i}`).sort(),
+      Array.from({ length: 100 }, (_, i) => i)
+        .filter((i) => i % 10 >= 5 && i % 10 < 9)
+        .map((i) => `plan-${i}`)
+        .sort(),
     );
     const docs = await call(a, key, 'GET', '/v1/documents');
     expect((docs.body.documents as { title: string }[]).map((d) => d.title).sort()).toEqual(
-      Array.from({ length: 100 }, (_, i) => i).filter((i) => i % 10 === 9).map((i) => `notes/doc-${i}.md`).sort(),
+      Array.from({ length: 100 }, (_, i) => i)
+        .filter((i) => i % 10 === 9)
+        .map((i) => `notes/doc-${i}.md`)
+        .sort(),
     );
     const listed = await runCli(['keys', 'list', '--tenant', 'writers', '--json'], { env, cwd: root });
     const ids = (JSON.parse(listed.stdout) as { id: string }[]).map((k) => k.id);
@@ -169,7 +198,10 @@ describe.skipIf(skipWhy)('two replicas on object storage with Redis', () => {
     const watcher = new Redis(redis.url);
     const victim = await replica();
     try {
-      const files = Array.from({ length: 40 }, (_, i) => ({ title: `big/part-${i}.md`, content: `# Part ${i}\n\n${`The marmot${i} section explains step ${i}. `.repeat(200)}\n` }));
+      const files = Array.from({ length: 40 }, (_, i) => ({
+        title: `big/part-${i}.md`,
+        content: `# Part ${i}\n\n${`The marmot${i} section explains step ${i}. `.repeat(200)}\n`,
+      }));
       const upload = Promise.all(files.map((f) => call(victim, key, 'POST', '/v1/documents', f).catch(() => undefined)));
       // Mid-ingest: the victim holds the tenant's index lock (it is committing) when it is killed.
       for (let i = 0; i < 2000 && !(await watcher.get(lockKey))?.length; i++) await new Promise((r) => setTimeout(r, 5));

@@ -39,10 +39,14 @@ afterAll(async () => {
 
 type Pair = () => Promise<[SharedState, SharedState]>;
 const implementations: [string, Pair, boolean][] = [
-  ['in-process (one process: both sides are the same state)', async () => {
-    const one = new InProcessState();
-    return [one, one];
-  }, false],
+  [
+    'in-process (one process: both sides are the same state)',
+    async () => {
+      const one = new InProcessState();
+      return [one, one];
+    },
+    false,
+  ],
   ['Redis (two connections, as two replicas)', async () => [await redisState(), await redisState()], true],
 ];
 
@@ -161,7 +165,13 @@ describe.skipIf(skipWhy)('write locks in Redis with object storage', () => {
 
   it('loses no row when 40 writers over two stores (two LanceDB connections) insert into one table at once', async () => {
     const env = s3.env('store-test');
-    const storageOptions = { aws_access_key_id: env.AWS_ACCESS_KEY_ID!, aws_secret_access_key: env.AWS_SECRET_ACCESS_KEY!, aws_region: 'us-east-1', aws_endpoint: env.AWS_ENDPOINT_URL!, allow_http: 'true' };
+    const storageOptions = {
+      aws_access_key_id: env.AWS_ACCESS_KEY_ID!,
+      aws_secret_access_key: env.AWS_SECRET_ACCESS_KEY!,
+      aws_region: 'us-east-1',
+      aws_endpoint: env.AWS_ENDPOINT_URL!,
+      allow_http: 'true',
+    };
     const stores: Store[] = [];
     for (let i = 0; i < 2; i++) stores.push(await openStore(env.DOCENT_DATA_DIR!, silentLogger(), { storageOptions, locks: (await redisState()).locks }));
     const spec = { name: 'writes', columns: { id: 'string', n: 'number' } } as const;

@@ -80,7 +80,11 @@ describe('docent serve (stdio)', () => {
 
   it('kept stdout to protocol (no transport errors) and logged to stderr', async () => {
     expect(transportErrors).toEqual([]);
-    const messages = () => stderr.split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { msg: string }).msg);
+    const messages = () =>
+      stderr
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => (JSON.parse(line) as { msg: string }).msg);
     await expect.poll(messages).toContain('docent MCP server on stdio');
   });
 });
@@ -105,7 +109,12 @@ describe('stdout of docent serve', () => {
         child.stdout.on('data', check);
         check();
       });
-    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
     await answered(1);
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'calculator', arguments: { operation: 'divide', a: 1, b: 0 } } });
@@ -113,7 +122,12 @@ describe('stdout of docent serve', () => {
     send({ jsonrpc: '2.0', id: 3, method: 'no/such/method' });
     await answered(3);
     // A line over the size limit (9 MiB) is answered with an error for its id, and the session goes on.
-    send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'calculator', arguments: { operation: 'add', a: 1, b: 2, pad: 'x'.repeat(9 * 1024 * 1024) } } });
+    send({
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'tools/call',
+      params: { name: 'calculator', arguments: { operation: 'add', a: 1, b: 2, pad: 'x'.repeat(9 * 1024 * 1024) } },
+    });
     await answered(4);
     send({ jsonrpc: '2.0', id: 5, method: 'ping' });
     await answered(5);
@@ -125,7 +139,10 @@ describe('stdout of docent serve', () => {
     for (const line of lines) expect((JSON.parse(line) as { jsonrpc: string }).jsonrpc).toBe('2.0');
     const byId = new Map(lines.map((l) => JSON.parse(l) as { id?: number; error?: { code: number } }).map((m) => [m.id, m]));
     expect(byId.get(3)!.error!.code).toBe(ErrorCode.MethodNotFound);
-    expect(byId.get(4)!.error).toMatchObject({ code: ErrorCode.InvalidRequest, message: expect.stringMatching(/^Message too large: \d+ bytes, the most one JSON-RPC message on stdio may be is 8388608 bytes/) });
+    expect(byId.get(4)!.error).toMatchObject({
+      code: ErrorCode.InvalidRequest,
+      message: expect.stringMatching(/^Message too large: \d+ bytes, the most one JSON-RPC message on stdio may be is 8388608 bytes/),
+    });
     expect(byId.get(5)).toMatchObject({ result: {} });
     expect(err).toMatch(/"msg":"docent MCP server on stdio"/);
     expect(err).toMatch(/Division by zero/);

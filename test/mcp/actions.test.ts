@@ -20,7 +20,10 @@ const SPEC = defineActions({
 
 describe('an action spec', () => {
   it('describes each field with the actions that use it', () => {
-    const schema = z.toJSONSchema(z.object(actionInputShape(SPEC))) as { properties: Record<string, { description?: string; enum?: string[] }>; required?: string[] };
+    const schema = z.toJSONSchema(z.object(actionInputShape(SPEC))) as {
+      properties: Record<string, { description?: string; enum?: string[] }>;
+      required?: string[];
+    };
     expect(schema.properties.action).toMatchObject({ enum: ['create', 'list', 'clear'], description: 'What to do' });
     expect(schema.properties.name!.description).toBe('The plan name. For create (required).');
     expect(schema.properties.limit!.description).toBe('How many to show. For list (optional: all when omitted).');
@@ -38,9 +41,19 @@ describe('an action spec', () => {
 describe('the action tools', () => {
   it.each([
     ['pricing_manager', 'name', 'The plan name, unique per tenant (case-insensitive). For create_plan (required).'],
-    ['scheduler', 'category', expect.stringMatching(/^The task's category: one of .*\. For add_task \(required\); list_tasks \(optional: a filter\); check_overdue \(optional: a filter\)\.$/)],
+    [
+      'scheduler',
+      'category',
+      expect.stringMatching(
+        /^The task's category: one of .*\. For add_task \(required\); list_tasks \(optional: a filter\); check_overdue \(optional: a filter\)\.$/,
+      ),
+    ],
     ['social_poster', 'post_id', 'The id of the post, from create_draft or list_posts. For schedule (required); post (required).'],
-    ['file_operations', 'path', 'Relative to the workspace root, "/"-separated (e.g. notes/plan.md). For read (required); write (required); list (optional: the root when omitted); delete (required).'],
+    [
+      'file_operations',
+      'path',
+      'Relative to the workspace root, "/"-separated (e.g. notes/plan.md). For read (required); write (required); list (optional: the root when omitted); delete (required).',
+    ],
   ])('%s publishes the generated description of %s', (tool, field, description) => {
     const properties = inputJsonSchema(findTool(tool)!).properties as Record<string, { description: string }>;
     expect(properties[field]!.description).toEqual(description);

@@ -47,7 +47,8 @@ describe('tools/list', () => {
 
   it('passes a strict portability check: no type arrays, no bare boolean schemas, no schema that constrains nothing', () => {
     const findings: string[] = [];
-    const constraining = /^(type|enum|const|properties|items|prefixItems|additionalProperties|anyOf|oneOf|allOf|not|\$ref|required|format|pattern|minimum|maximum|exclusiveMinimum|exclusiveMaximum|multipleOf|minLength|maxLength|minItems|maxItems|uniqueItems|propertyNames|patternProperties)$/;
+    const constraining =
+      /^(type|enum|const|properties|items|prefixItems|additionalProperties|anyOf|oneOf|allOf|not|\$ref|required|format|pattern|minimum|maximum|exclusiveMinimum|exclusiveMaximum|multipleOf|minLength|maxLength|minItems|maxItems|uniqueItems|propertyNames|patternProperties)$/;
     // Walks schema positions only (not the values of enum, const, default, examples).
     const walk = (node: unknown, at: string, keyword?: string): void => {
       if (typeof node === 'boolean') {
@@ -61,7 +62,8 @@ describe('tools/list', () => {
       for (const key of ['properties', 'patternProperties', '$defs']) {
         for (const [name, child] of Object.entries((schema[key] as Record<string, unknown>) ?? {})) walk(child, `${at}.${key}.${name}`, key);
       }
-      for (const key of ['anyOf', 'oneOf', 'allOf', 'prefixItems']) (schema[key] as unknown[] | undefined)?.forEach((child, i) => walk(child, `${at}.${key}[${i}]`, key));
+      for (const key of ['anyOf', 'oneOf', 'allOf', 'prefixItems'])
+        (schema[key] as unknown[] | undefined)?.forEach((child, i) => walk(child, `${at}.${key}[${i}]`, key));
       for (const key of ['items', 'additionalProperties', 'not', 'propertyNames']) if (key in schema) walk(schema[key], `${at}.${key}`, key);
     };
     for (const tool of tools) {

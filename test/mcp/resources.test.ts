@@ -22,7 +22,10 @@ describe('resources in memory', () => {
     await index.ingestDocument({ title: 'notes.txt', content: 'Plain notes about the gadget.\n' }, 'upload', 'gadget@2');
     await index.ingestDocument({ title: 'page.html', content: '<html><body><h1>Web page</h1><p>About <i>gadgets</i>.</p></body></html>' }, 'upload', 'web');
     await index.ingestDocuments(
-      Array.from({ length: RESOURCES_PAGE + 5 }, (_, i) => ({ title: `p${String(i).padStart(3, '0')}.md`, content: `# Page ${i}\n\nFiller page number ${i}.\n` })),
+      Array.from({ length: RESOURCES_PAGE + 5 }, (_, i) => ({
+        title: `p${String(i).padStart(3, '0')}.md`,
+        content: `# Page ${i}\n\nFiller page number ${i}.\n`,
+      })),
       'upload',
       'bulk',
     );
@@ -66,7 +69,9 @@ describe('resources in memory', () => {
     expect(result.sources[0]).toMatchObject({ title: 'guides/setup.md', library: 'gadget@2', uri: 'docent://gadget%402/guides/setup.md' });
     const read = await h.client.readResource({ uri: result.sources[0]!.uri });
     expect(read.contents[0]!.text).toBe(GUIDE);
-    const scoped = QueryResultSchema.parse((await h.call('rag_query', { question: 'How do I create the gadget configuration file?', library: 'web' })).structuredContent);
+    const scoped = QueryResultSchema.parse(
+      (await h.call('rag_query', { question: 'How do I create the gadget configuration file?', library: 'web' })).structuredContent,
+    );
     expect(scoped.sources.every((s) => s.library === 'web')).toBe(true);
     const unknown = await h.call('rag_query', { question: 'How do I create the gadget configuration file?', library: 'nope' });
     expect(unknown.isError).toBe(true);
@@ -92,12 +97,16 @@ describe('resources over HTTP, per tenant', () => {
     app = await startApp({ 'limits.free.requestsPerMinute': 0, 'limits.free.requestsPerMonth': 0 });
     [acme, globex] = await Promise.all([app.key('acme'), app.key('globex')]);
     const docs = await app.runtime.services.docs();
-    await (await docs.forTenant('acme')).ingestDocument({ title: 'secret-plan.md', content: '# Plan\n\nAcme launches the rocket skates in May.\n' }, 'upload', 'internal');
-    await (await docs.forTenant('globex')).ingestDocument({ title: 'handbook.md', content: '# Handbook\n\nGlobex staff badge in at the east gate.\n' }, 'upload', 'internal');
+    await (
+      await docs.forTenant('acme')
+    ).ingestDocument({ title: 'secret-plan.md', content: '# Plan\n\nAcme launches the rocket skates in May.\n' }, 'upload', 'internal');
+    await (
+      await docs.forTenant('globex')
+    ).ingestDocument({ title: 'handbook.md', content: '# Handbook\n\nGlobex staff badge in at the east gate.\n' }, 'upload', 'internal');
   });
   afterAll(async () => app?.close());
 
-  it('each key lists and reads its own tenant\'s documents only', async () => {
+  it("each key lists and reads its own tenant's documents only", async () => {
     const { client: a } = await app.mcp(acme);
     const { client: g } = await app.mcp(globex);
     expect((await a.listResources()).resources.map((r) => r.uri)).toEqual(['docent://internal/secret-plan.md']);
@@ -105,7 +114,7 @@ describe('resources over HTTP, per tenant', () => {
     expect((await a.readResource({ uri: 'docent://internal/secret-plan.md' })).contents[0]!.text).toContain('rocket skates');
   });
 
-  it('another tenant\'s URI read with one\'s key is not found, and reveals nothing', async () => {
+  it("another tenant's URI read with one's key is not found, and reveals nothing", async () => {
     const { client: g } = await app.mcp(globex);
     const error = await g.readResource({ uri: 'docent://internal/secret-plan.md' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(McpError);

@@ -62,7 +62,9 @@ describe('analytics_fetcher: code_host (GitHub)', () => {
       open_issues: 10321,
     });
     expect((result.structuredContent as { fetched_at: string }).fetched_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
-    expect(textOf(result)).toBe('rust-lang/rust (GitHub REST API): 97123 stars, 12543 forks, 10321 open issues and pull requests. https://github.com/rust-lang/rust');
+    expect(textOf(result)).toBe(
+      'rust-lang/rust (GitHub REST API): 97123 stars, 12543 forks, 10321 open issues and pull requests. https://github.com/rust-lang/rust',
+    );
     const [request] = api.requests;
     expect(request!.url).toBe('/github/repos/rust-lang/rust');
     expect(request!.headers.authorization).toBe(`Bearer ${TOKEN}`);
@@ -71,7 +73,7 @@ describe('analytics_fetcher: code_host (GitHub)', () => {
     expect(request!.headers['user-agent']).toMatch(/^docent\//);
   });
 
-  it('follows GitHub\'s redirect for a renamed repository', async () => {
+  it("follows GitHub's redirect for a renamed repository", async () => {
     api.handle((req, res) => {
       if (req.url === '/github/repos/old-owner/old-name') {
         res.writeHead(301, { location: `${api.url}/github/repositories/724712` });
@@ -87,7 +89,9 @@ describe('analytics_fetcher: code_host (GitHub)', () => {
   });
 
   it('says a missing repository is not found', async () => {
-    api.handle((_req, res) => sendJson(res, 404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest/repos/repos#get-a-repository', status: '404' }));
+    api.handle((_req, res) =>
+      sendJson(res, 404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest/repos/repos#get-a-repository', status: '404' }),
+    );
     const result = await call('code_host', 'nobody/nothing');
     expect(textOf(result)).toBe('GitHub has no repository nobody/nothing that this token can see. Check the owner/repository spelling.');
   });
@@ -111,7 +115,9 @@ describe('analytics_fetcher: code_host (GitHub)', () => {
 
   it('reports a secondary rate limit (429 with Retry-After)', async () => {
     api.handle((_req, res) => sendJson(res, 429, { message: 'You have exceeded a secondary rate limit.' }, { 'retry-after': '60' }));
-    expect(textOf(await call('code_host', 'rust-lang/rust'))).toMatch(/^The GitHub API rate limit reached \(HTTP 429: You have exceeded a secondary rate limit\.\)\. Retry after 60 s/);
+    expect(textOf(await call('code_host', 'rust-lang/rust'))).toMatch(
+      /^The GitHub API rate limit reached \(HTTP 429: You have exceeded a secondary rate limit\.\)\. Retry after 60 s/,
+    );
   });
 
   it('says the token was rejected, naming the variable but never the token', async () => {
@@ -123,14 +129,38 @@ describe('analytics_fetcher: code_host (GitHub)', () => {
 
   it('reports a forbidden repository that is not a rate limit', async () => {
     api.handle((_req, res) => sendJson(res, 403, { message: 'Repository access blocked' }, { 'x-ratelimit-remaining': '4000' }));
-    expect(textOf(await call('code_host', 'acme/blocked'))).toBe('GitHub refused access to acme/blocked (Repository access blocked). The token may lack access to it.');
+    expect(textOf(await call('code_host', 'acme/blocked'))).toBe(
+      'GitHub refused access to acme/blocked (Repository access blocked). The token may lack access to it.',
+    );
   });
 
   it.each([
-    ['a body that is not JSON', (res: import('node:http').ServerResponse) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"stargazers_count": 1,'); }, 'The GitHub API returned a malformed response (not valid JSON). Try again later; if it persists, the service may have changed its format.'],
-    ['a body without the counts', (res: import('node:http').ServerResponse) => sendJson(res, 200, { full_name: 'a/b', html_url: 'x' }), 'The GitHub API returned a malformed response (missing or mistyped fields: stargazers_count, forks_count, open_issues_count). Try again later; if it persists, the service may have changed its format.'],
-    ['an HTML page', (res: import('node:http').ServerResponse) => { res.writeHead(200, { 'content-type': 'text/html' }); res.end('<html>unicorn</html>'); }, 'The GitHub API: 127.0.0.1 answered with content type text/html, expected application/json'],
-    ['a server error', (res: import('node:http').ServerResponse) => sendJson(res, 502, { message: 'Server Error' }), 'The GitHub API answered HTTP 502: Server Error. The service is failing; try again later.'],
+    [
+      'a body that is not JSON',
+      (res: import('node:http').ServerResponse) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"stargazers_count": 1,');
+      },
+      'The GitHub API returned a malformed response (not valid JSON). Try again later; if it persists, the service may have changed its format.',
+    ],
+    [
+      'a body without the counts',
+      (res: import('node:http').ServerResponse) => sendJson(res, 200, { full_name: 'a/b', html_url: 'x' }),
+      'The GitHub API returned a malformed response (missing or mistyped fields: stargazers_count, forks_count, open_issues_count). Try again later; if it persists, the service may have changed its format.',
+    ],
+    [
+      'an HTML page',
+      (res: import('node:http').ServerResponse) => {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        res.end('<html>unicorn</html>');
+      },
+      'The GitHub API: 127.0.0.1 answered with content type text/html, expected application/json',
+    ],
+    [
+      'a server error',
+      (res: import('node:http').ServerResponse) => sendJson(res, 502, { message: 'Server Error' }),
+      'The GitHub API answered HTTP 502: Server Error. The service is failing; try again later.',
+    ],
   ])('turns %s into a clear error', async (_name, respond, message) => {
     api.handle((_req, res) => respond(res));
     const result = await call('code_host', 'rust-lang/rust');
@@ -157,7 +187,14 @@ describe('analytics_fetcher: rust_registry (crates.io)', () => {
     api.handle((_req, res) =>
       sendJson(res, 200, {
         categories: [{ id: 'encoding', category: 'Encoding' }],
-        crate: { id: 'serde', name: 'serde', downloads: 412345678, recent_downloads: 61234567, max_version: '1.0.197', description: 'A generic serialization/deserialization framework' },
+        crate: {
+          id: 'serde',
+          name: 'serde',
+          downloads: 412345678,
+          recent_downloads: 61234567,
+          max_version: '1.0.197',
+          description: 'A generic serialization/deserialization framework',
+        },
         keywords: [{ id: 'serde', keyword: 'serde' }],
         versions: [1, 2, 3],
       }),
@@ -182,7 +219,9 @@ describe('analytics_fetcher: rust_registry (crates.io)', () => {
 
   it('reports rate limiting', async () => {
     api.handle((_req, res) => sendJson(res, 429, { errors: [{ detail: 'You have been rate limited.' }] }, { 'retry-after': '5' }));
-    expect(textOf(await call('rust_registry', 'serde'))).toMatch(/^The crates\.io API rate limit reached \(HTTP 429: You have been rate limited\.\)\. Retry after 5 s/);
+    expect(textOf(await call('rust_registry', 'serde'))).toMatch(
+      /^The crates\.io API rate limit reached \(HTTP 429: You have been rate limited\.\)\. Retry after 5 s/,
+    );
   });
 });
 

@@ -28,7 +28,7 @@ describe('network tools in the catalog', () => {
     for (const name of NETWORK_TOOLS) expect(byName[name]!.outputSchema).toBeDefined();
   });
 
-  it('carry the specification\'s side effects, cost classes and secret flags in the manifest', () => {
+  it("carry the specification's side effects, cost classes and secret flags in the manifest", () => {
     const manifest = buildManifest('http://127.0.0.1:8787');
     const rows = manifest.tools
       .filter((t) => NETWORK_TOOLS.includes(t.name))

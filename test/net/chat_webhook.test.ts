@@ -15,10 +15,12 @@ let host: string;
 let webhook: string;
 const table = { 'hooks.chat.test': '127.0.0.1' };
 
-const reply = (status: number, body: string, headers: Record<string, string> = {}) => (_req: unknown, res: ServerResponse) => {
-  res.writeHead(status, { 'content-type': 'text/html', ...headers });
-  res.end(body);
-};
+const reply =
+  (status: number, body: string, headers: Record<string, string> = {}) =>
+  (_req: unknown, res: ServerResponse) => {
+    res.writeHead(status, { 'content-type': 'text/html', ...headers });
+    res.end(body);
+  };
 
 beforeAll(async () => {
   slack = await startHttpsFixture(reply(200, 'ok'));
@@ -110,10 +112,26 @@ describe('chat_webhook', () => {
   });
 
   it.each([
-    [400, 'invalid_payload', 'The chat webhook refused the message (HTTP 400: invalid_payload): the platform rejected the message payload. Nothing was posted; check the webhook with the user.'],
-    [403, 'invalid_token', 'The chat webhook refused the message (HTTP 403: invalid_token): the webhook is not allowed to post (revoked or disabled). Nothing was posted; check the webhook with the user.'],
-    [404, 'channel_not_found', 'The chat webhook refused the message (HTTP 404: channel_not_found): the webhook or its channel no longer exists. Nothing was posted; check the webhook with the user.'],
-    [410, 'channel_is_archived', 'The chat webhook refused the message (HTTP 410: channel_is_archived): the channel is archived. Nothing was posted; check the webhook with the user.'],
+    [
+      400,
+      'invalid_payload',
+      'The chat webhook refused the message (HTTP 400: invalid_payload): the platform rejected the message payload. Nothing was posted; check the webhook with the user.',
+    ],
+    [
+      403,
+      'invalid_token',
+      'The chat webhook refused the message (HTTP 403: invalid_token): the webhook is not allowed to post (revoked or disabled). Nothing was posted; check the webhook with the user.',
+    ],
+    [
+      404,
+      'channel_not_found',
+      'The chat webhook refused the message (HTTP 404: channel_not_found): the webhook or its channel no longer exists. Nothing was posted; check the webhook with the user.',
+    ],
+    [
+      410,
+      'channel_is_archived',
+      'The chat webhook refused the message (HTTP 410: channel_is_archived): the channel is archived. Nothing was posted; check the webhook with the user.',
+    ],
     [500, 'rollup_error', 'The chat webhook answered HTTP 500: rollup_error. The service is failing; try again later.'],
   ])('turns HTTP %i %s into a clear error', async (status, code, message) => {
     slack.handle(reply(status, code));

@@ -44,10 +44,12 @@ function summary(overrides: Record<string, unknown> = {}) {
   };
 }
 
-const json = (status: number, body: unknown, type = SUMMARY_TYPE) => (_req: unknown, res: ServerResponse) => {
-  res.writeHead(status, { 'content-type': type });
-  res.end(JSON.stringify(body));
-};
+const json =
+  (status: number, body: unknown, type = SUMMARY_TYPE) =>
+  (_req: unknown, res: ServerResponse) => {
+    res.writeHead(status, { 'content-type': type });
+    res.end(JSON.stringify(body));
+  };
 
 describe('encyclopedia', () => {
   it('returns title, extract, description and URL of a page summary', async () => {
@@ -87,7 +89,18 @@ describe('encyclopedia', () => {
   });
 
   it('flags a disambiguation page', async () => {
-    wiki.handle(json(200, summary({ type: 'disambiguation', title: 'Mercury', description: undefined, extract: 'Mercury commonly refers to:', content_urls: { desktop: { page: 'https://en.wikipedia.org/wiki/Mercury' } } })));
+    wiki.handle(
+      json(
+        200,
+        summary({
+          type: 'disambiguation',
+          title: 'Mercury',
+          description: undefined,
+          extract: 'Mercury commonly refers to:',
+          content_urls: { desktop: { page: 'https://en.wikipedia.org/wiki/Mercury' } },
+        }),
+      ),
+    );
     const result = await h.call('encyclopedia', { title: 'Mercury' });
     expect((result.structuredContent as { disambiguation: boolean }).disambiguation).toBe(true);
     expect(textOf(result)).toMatch(/^"Mercury" is a disambiguation page: it names several things\. Call again with a more precise title\./);
@@ -97,7 +110,13 @@ describe('encyclopedia', () => {
     wiki.handle(
       json(
         404,
-        { type: 'https://mediawiki.org/wiki/HyperSwitch/errors/not_found', title: 'Not found.', method: 'get', detail: 'Page or revision not found.', uri: '/en.wikipedia.org/v1/page/summary/Qwxzy' },
+        {
+          type: 'https://mediawiki.org/wiki/HyperSwitch/errors/not_found',
+          title: 'Not found.',
+          method: 'get',
+          detail: 'Page or revision not found.',
+          uri: '/en.wikipedia.org/v1/page/summary/Qwxzy',
+        },
         'application/problem+json',
       ),
     );
@@ -109,20 +128,43 @@ describe('encyclopedia', () => {
   });
 
   it('explains a title Wikipedia cannot use', async () => {
-    wiki.handle(json(400, { type: 'https://mediawiki.org/wiki/HyperSwitch/errors/bad_request', title: 'Bad Request', method: 'get', detail: 'title-invalid-characters' }, 'application/problem+json'));
-    expect(textOf(await h.call('encyclopedia', { title: 'a|b' }))).toBe('Wikipedia cannot use "a|b" as a page title (title-invalid-characters). Give a plain page title.');
+    wiki.handle(
+      json(
+        400,
+        { type: 'https://mediawiki.org/wiki/HyperSwitch/errors/bad_request', title: 'Bad Request', method: 'get', detail: 'title-invalid-characters' },
+        'application/problem+json',
+      ),
+    );
+    expect(textOf(await h.call('encyclopedia', { title: 'a|b' }))).toBe(
+      'Wikipedia cannot use "a|b" as a page title (title-invalid-characters). Give a plain page title.',
+    );
   });
 
   it('reports rate limiting and failures', async () => {
     wiki.handle((_req, res) => sendJson(res, 429, { title: 'Too many requests' }, { 'retry-after': '10' }));
-    expect(textOf(await h.call('encyclopedia', { title: 'Ada Lovelace' }))).toMatch(/^The Wikipedia API rate limit reached \(HTTP 429: Too many requests\)\. Retry after 10 s/);
+    expect(textOf(await h.call('encyclopedia', { title: 'Ada Lovelace' }))).toMatch(
+      /^The Wikipedia API rate limit reached \(HTTP 429: Too many requests\)\. Retry after 10 s/,
+    );
     wiki.handle((_req, res) => sendJson(res, 503, { detail: 'upstream connect error' }));
-    expect(textOf(await h.call('encyclopedia', { title: 'Ada Lovelace' }))).toBe('The Wikipedia API answered HTTP 503: upstream connect error. The service is failing; try again later.');
+    expect(textOf(await h.call('encyclopedia', { title: 'Ada Lovelace' }))).toBe(
+      'The Wikipedia API answered HTTP 503: upstream connect error. The service is failing; try again later.',
+    );
   });
 
   it.each([
-    ['a body that is not JSON', (_r: unknown, res: ServerResponse) => { res.writeHead(200, { 'content-type': SUMMARY_TYPE }); res.end('<html>'); }, 'The Wikipedia API returned a malformed response (not valid JSON). Try again later; if it persists, the service may have changed its format.'],
-    ['JSON that is not a summary', json(200, { items: [] }), 'The Wikipedia API returned a malformed response (not a page summary). Try again later; if it persists, the service may have changed its format.'],
+    [
+      'a body that is not JSON',
+      (_r: unknown, res: ServerResponse) => {
+        res.writeHead(200, { 'content-type': SUMMARY_TYPE });
+        res.end('<html>');
+      },
+      'The Wikipedia API returned a malformed response (not valid JSON). Try again later; if it persists, the service may have changed its format.',
+    ],
+    [
+      'JSON that is not a summary',
+      json(200, { items: [] }),
+      'The Wikipedia API returned a malformed response (not a page summary). Try again later; if it persists, the service may have changed its format.',
+    ],
   ])('reports %s clearly', async (_name, handler, message) => {
     wiki.handle(handler);
     expect(textOf(await h.call('encyclopedia', { title: 'Ada Lovelace' }))).toBe(message);

@@ -137,10 +137,12 @@ describe('pinning', () => {
 });
 
 describe('redirects', () => {
-  const redirect = (to: string, status = 302) => (_req: unknown, res: import('node:http').ServerResponse) => {
-    res.writeHead(status, { location: to });
-    res.end();
-  };
+  const redirect =
+    (to: string, status = 302) =>
+    (_req: unknown, res: import('node:http').ServerResponse) => {
+      res.writeHead(status, { location: to });
+      res.end();
+    };
 
   it('follows a redirect on the same host and reports the final URL', async () => {
     tls.handle((req, res) => (req.url === '/old' ? redirect('/new', 301)(req, res) : rss(res)));
@@ -183,9 +185,7 @@ describe('redirects', () => {
   it('refuses to follow any redirect when the caller says so', async () => {
     tls.handle(redirect('/elsewhere'));
     const net = network({ 'feed.example.test': '127.0.0.1' });
-    const error = await failure(
-      fetchGuarded(`https://feed.example.test:${tls.port}/`, { policy: FEED, accept: XML, maxRedirects: 0 }, net.options),
-    );
+    const error = await failure(fetchGuarded(`https://feed.example.test:${tls.port}/`, { policy: FEED, accept: XML, maxRedirects: 0 }, net.options));
     expect(error.message).toMatch(/answered with a redirect \(302\), and rss_feed does not follow redirects/);
     expect(tls.requests).toHaveLength(1);
   });
@@ -283,7 +283,9 @@ describe('trusted endpoints versus caller URLs', () => {
     expect(trusted.status).toBe(200);
     expect(plain.requests.map((r) => r.url)).toEqual(['/repos/a/b']);
 
-    const error = await failure(outbound.fetch(`${plain.url}/repos/a/b`, { policy: publicPolicy('ingest', { allowHttp: true }), accept: ['application/json'] }));
+    const error = await failure(
+      outbound.fetch(`${plain.url}/repos/a/b`, { policy: publicPolicy('ingest', { allowHttp: true }), accept: ['application/json'] }),
+    );
     expect(error.rule).toBe('loopback');
     // No option smuggled in by a caller turns trust on.
     const smuggled = { policy: publicPolicy('ingest', { allowHttp: true }), accept: ['application/json'], trusted: true, mode: 'trusted' };

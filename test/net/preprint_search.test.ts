@@ -16,10 +16,12 @@ afterEach(() => {
   arxiv.requests.length = 0;
 });
 
-const atom = (body: string, status = 200, headers: Record<string, string> = {}) => (_req: unknown, res: ServerResponse) => {
-  res.writeHead(status, { 'content-type': 'application/atom+xml; charset=utf-8', ...headers });
-  res.end(body);
-};
+const atom =
+  (body: string, status = 200, headers: Record<string, string> = {}) =>
+  (_req: unknown, res: ServerResponse) => {
+    res.writeHead(status, { 'content-type': 'application/atom+xml; charset=utf-8', ...headers });
+    res.end(body);
+  };
 const params = (request: RecordedRequest) => Object.fromEntries(new URL(request.url, 'http://x').searchParams);
 
 describe('preprint_search', () => {
@@ -101,7 +103,7 @@ describe('preprint_search', () => {
     expect(textOf(result)).toMatch(field);
   });
 
-  it('passes on arXiv\'s own explanation of a rejected query', async () => {
+  it("passes on arXiv's own explanation of a rejected query", async () => {
     arxiv.handle(atom(ARXIV_ERROR, 400));
     const result = await h.call('preprint_search', { query: 'lora' });
     expect(textOf(result)).toBe('arXiv rejected the query: max_results must be non-negative. Rephrase it.');

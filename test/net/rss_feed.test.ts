@@ -26,10 +26,12 @@ afterEach(() => {
   feeds.requests.length = 0;
 });
 
-const serve = (body: string, type = 'application/rss+xml; charset=utf-8', status = 200) => (_req: unknown, res: ServerResponse) => {
-  res.writeHead(status, { 'content-type': type });
-  res.end(body);
-};
+const serve =
+  (body: string, type = 'application/rss+xml; charset=utf-8', status = 200) =>
+  (_req: unknown, res: ServerResponse) => {
+    res.writeHead(status, { 'content-type': type });
+    res.end(body);
+  };
 
 interface Items {
   url: string;
@@ -97,7 +99,11 @@ describe('rss_feed', () => {
   });
 
   it('returns max_items items (default 10) and caps long summaries', async () => {
-    const many = Array.from({ length: 30 }, (_, i) => `<item><title>Item ${i}</title><pubDate>${new Date(Date.UTC(2024, 0, 1 + i)).toUTCString()}</pubDate><description>${'word '.repeat(200)}</description></item>`);
+    const many = Array.from(
+      { length: 30 },
+      (_, i) =>
+        `<item><title>Item ${i}</title><pubDate>${new Date(Date.UTC(2024, 0, 1 + i)).toUTCString()}</pubDate><description>${'word '.repeat(200)}</description></item>`,
+    );
     feeds.handle(serve(`<rss version="2.0"><channel><title>Many</title>${many.join('')}</channel></rss>`));
     const byDefault = (await h.call('rss_feed', { url: `${base}/many.xml` })).structuredContent as unknown as Items;
     expect(byDefault.items.map((i) => i.title)).toEqual(Array.from({ length: 10 }, (_, i) => `Item ${29 - i}`));

@@ -96,7 +96,9 @@ describe('secrets stay out of logs and answers', () => {
   it('across successes and failures of analytics_fetcher, web_search and chat_webhook', async () => {
     const webhook = `https://hooks.chat.test:${hooks.port}/services/T1/B2/${HOOK_SECRET}`;
 
-    api.handle((_req, res) => sendJson(res, 200, { full_name: 'a/b', html_url: 'https://github.com/a/b', stargazers_count: 1, forks_count: 2, open_issues_count: 3 }));
+    api.handle((_req, res) =>
+      sendJson(res, 200, { full_name: 'a/b', html_url: 'https://github.com/a/b', stargazers_count: 1, forks_count: 2, open_issues_count: 3 }),
+    );
     expect((await call('analytics_fetcher', { platform: 'code_host', target: 'a/b' })).isError).toBeFalsy();
     api.handle((_req, res) => sendJson(res, 401, { message: `Bad credentials for ${GITHUB_TOKEN}` }));
     expect((await call('analytics_fetcher', { platform: 'code_host', target: 'a/b' })).isError).toBe(true);

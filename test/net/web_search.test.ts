@@ -61,7 +61,13 @@ describe('web_search with Brave', () => {
       query: 'rust async runtime',
       provider: 'brave',
       results: [
-        { rank: 1, title: 'Tokio - An asynchronous Rust runtime', url: 'https://tokio.rs/', snippet: 'Tokio is an asynchronous runtime for the Rust programming language.', score: 1 },
+        {
+          rank: 1,
+          title: 'Tokio - An asynchronous Rust runtime',
+          url: 'https://tokio.rs/',
+          snippet: 'Tokio is an asynchronous runtime for the Rust programming language.',
+          score: 1,
+        },
         { rank: 2, title: 'Result 2', url: 'https://example.org/2', snippet: 'Snippet 2', score: 0.5 },
         { rank: 3, title: 'Result 3', url: 'https://example.org/3', snippet: 'Snippet 3', score: 0.333 },
       ],
@@ -93,7 +99,17 @@ describe('web_search with Brave', () => {
 
   it('says the key was rejected, naming the variable and never the key', async () => {
     brave.handle((_req, res) =>
-      sendJson(res, 401, { type: 'ErrorResponse', error: { id: 'c6a3c0a4', status: 401, code: 'SUBSCRIPTION_TOKEN_INVALID', detail: 'The provided subscription token is invalid.', meta: { component: 'authentication' } }, time: 1710000000 }),
+      sendJson(res, 401, {
+        type: 'ErrorResponse',
+        error: {
+          id: 'c6a3c0a4',
+          status: 401,
+          code: 'SUBSCRIPTION_TOKEN_INVALID',
+          detail: 'The provided subscription token is invalid.',
+          meta: { component: 'authentication' },
+        },
+        time: 1710000000,
+      }),
     );
     const text = textOf(await h.call('web_search', { query: 'q' }));
     expect(text).toBe(
@@ -107,7 +123,17 @@ describe('web_search with Brave', () => {
       sendJson(
         res,
         429,
-        { type: 'ErrorResponse', error: { id: 'x', status: 429, code: 'RATE_LIMITED', detail: 'Request rate limit exceeded for plan.', meta: { plan: 'Free', rate_limit: 1, quota_limit: 2000 } }, time: 1 },
+        {
+          type: 'ErrorResponse',
+          error: {
+            id: 'x',
+            status: 429,
+            code: 'RATE_LIMITED',
+            detail: 'Request rate limit exceeded for plan.',
+            meta: { plan: 'Free', rate_limit: 1, quota_limit: 2000 },
+          },
+          time: 1,
+        },
         { 'x-ratelimit-limit': '1, 2000', 'x-ratelimit-remaining': '0, 1500', 'x-ratelimit-reset': '1, 1419704' },
       ),
     );
@@ -117,9 +143,24 @@ describe('web_search with Brave', () => {
   });
 
   it.each([
-    ['a body that is not JSON', (res: import('node:http').ServerResponse) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end('{"web": '); }, 'The Brave Search API returned a malformed response (not valid JSON). Try again later; if it persists, the service may have changed its format.'],
-    ['results of the wrong shape', (res: import('node:http').ServerResponse) => sendJson(res, 200, { web: { results: [{ title: 1 }] } }), 'The Brave Search API returned a malformed response (not a search result list). Try again later; if it persists, the service may have changed its format.'],
-    ['a server error', (res: import('node:http').ServerResponse) => sendJson(res, 500, { type: 'ErrorResponse', error: { detail: 'Internal error' } }), 'The Brave Search API answered HTTP 500: Internal error. The service is failing; try again later.'],
+    [
+      'a body that is not JSON',
+      (res: import('node:http').ServerResponse) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"web": ');
+      },
+      'The Brave Search API returned a malformed response (not valid JSON). Try again later; if it persists, the service may have changed its format.',
+    ],
+    [
+      'results of the wrong shape',
+      (res: import('node:http').ServerResponse) => sendJson(res, 200, { web: { results: [{ title: 1 }] } }),
+      'The Brave Search API returned a malformed response (not a search result list). Try again later; if it persists, the service may have changed its format.',
+    ],
+    [
+      'a server error',
+      (res: import('node:http').ServerResponse) => sendJson(res, 500, { type: 'ErrorResponse', error: { detail: 'Internal error' } }),
+      'The Brave Search API answered HTTP 500: Internal error. The service is failing; try again later.',
+    ],
   ])('turns %s into a clear error', async (_name, respond, message) => {
     brave.handle((_req, res) => respond(res));
     expect(textOf(await h.call('web_search', { query: 'q' }))).toBe(message);
@@ -146,7 +187,9 @@ describe('web_search: paid-call confirmation and the missing key', () => {
       expect((await h.call('web_search', { query: 'a' })).isError).toBeFalsy();
       expect((await h.call('web_search', { query: 'b' })).isError).toBeFalsy();
       const third = await h.call('web_search', { query: 'c' });
-      expect(textOf(third)).toMatch(/^Confirmation required \(paid-call budget of 2 is spent \(DOCENT_PAID_CALL_BUDGET\)\): Run a paid Brave Search web search for "c"/);
+      expect(textOf(third)).toMatch(
+        /^Confirmation required \(paid-call budget of 2 is spent \(DOCENT_PAID_CALL_BUDGET\)\): Run a paid Brave Search web search for "c"/,
+      );
       expect(brave.requests).toHaveLength(2);
     } finally {
       await h.close();
@@ -158,7 +201,9 @@ describe('web_search: paid-call confirmation and the missing key', () => {
     const h = await harness({}, false);
     try {
       const first = await h.call('web_search', { query: 'tokio' });
-      expect(textOf(first)).toMatch(/^Confirmation required \(paid call outside agent mode\): Run a paid Brave Search web search for "tokio" \(up to 5 results\)\./);
+      expect(textOf(first)).toMatch(
+        /^Confirmation required \(paid call outside agent mode\): Run a paid Brave Search web search for "tokio" \(up to 5 results\)\./,
+      );
       expect(brave.requests).toHaveLength(0);
       const token = /"confirmation_token": "([^"]+)"/.exec(textOf(first))![1]!;
       const other = await h.call('web_search', { query: 'something else', confirmation_token: token });
@@ -186,7 +231,7 @@ describe('web_search: paid-call confirmation and the missing key', () => {
 });
 
 describe('web_search with Tavily', () => {
-  it('posts the query with a Bearer key and ranks by Tavily\'s score', async () => {
+  it("posts the query with a Bearer key and ranks by Tavily's score", async () => {
     const tavily = await startFixtureServer((_req, res) =>
       sendJson(res, 200, {
         query: 'vector databases',
@@ -195,7 +240,13 @@ describe('web_search with Tavily', () => {
         images: [],
         results: [
           { title: 'LanceDB', url: 'https://lancedb.com/', content: 'Developer-friendly, <b>serverless</b> vector database.', score: 0.61, raw_content: null },
-          { title: 'What is a vector database?', url: 'https://example.org/vdb', content: 'A vector database indexes embeddings.', score: 0.93, raw_content: null },
+          {
+            title: 'What is a vector database?',
+            url: 'https://example.org/vdb',
+            content: 'A vector database indexes embeddings.',
+            score: 0.93,
+            raw_content: null,
+          },
         ],
         response_time: 1.02,
       }),

@@ -180,7 +180,9 @@ describe('confirmSafeOps', () => {
     const target = path.join(h.config.workspaceDir, 'draft.md');
     const first = await h.call('file_operations', write);
     expect(first.isError).toBe(true);
-    expect(textOf(first)).toMatch(/Confirmation required \(safe operations are confirmed outside agent mode \(DOCENT_CONFIRM_SAFE_OPS\)\): Create draft.md \(8 bytes\)/);
+    expect(textOf(first)).toMatch(
+      /Confirmation required \(safe operations are confirmed outside agent mode \(DOCENT_CONFIRM_SAFE_OPS\)\): Create draft.md \(8 bytes\)/,
+    );
     expect(existsSync(target)).toBe(false);
     const second = await h.call('file_operations', { ...write, confirmation_token: tokenIn(textOf(first)) });
     expect(second.structuredContent).toMatchObject({ created: true, size: 8 });
@@ -196,14 +198,20 @@ describe('confirmSafeOps', () => {
   });
 
   it('outside_agent_mode: an elicitation client is asked about a write', async () => {
-    const { h, asked } = await elicitingHarness({ action: 'accept', content: { confirm: true } }, { overrides: { 'policy.confirmSafeOps': 'outside_agent_mode' } });
+    const { h, asked } = await elicitingHarness(
+      { action: 'accept', content: { confirm: true } },
+      { overrides: { 'policy.confirmSafeOps': 'outside_agent_mode' } },
+    );
     await plant(h, 'draft.md', 'old');
     expect((await h.call('file_operations', write)).isError).toBeFalsy();
     expect(asked).toEqual(['Replace draft.md (3 bytes) with 8 bytes in the agent workspace\n\nProceed?']);
   });
 
   it('outside_agent_mode: in agent mode a write goes through unasked', async () => {
-    const { h, asked } = await elicitingHarness({ action: 'decline' }, { overrides: { 'policy.confirmSafeOps': 'outside_agent_mode' }, identity: { agentMode: true } });
+    const { h, asked } = await elicitingHarness(
+      { action: 'decline' },
+      { overrides: { 'policy.confirmSafeOps': 'outside_agent_mode' }, identity: { agentMode: true } },
+    );
     expect((await h.call('file_operations', write)).structuredContent).toMatchObject({ created: true });
     expect(asked).toEqual([]);
   });

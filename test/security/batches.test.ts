@@ -25,32 +25,61 @@ describe('JSON-RPC batches on /mcp', () => {
     app = await startApp(`${data.dir}/batch`, { 'limits.free.requestsPerMinute': 60, 'limits.free.requestsPerMonth': 0 }, { checks: [planLimitsCheck()] });
     const key = await app.key('acme');
     const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    const initialize = { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
-    const calls = Array.from({ length: 90 }, (_, i) => ({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'calculator', arguments: { operation: 'add', a: '1', b: String(i) } } }));
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    };
+    const calls = Array.from({ length: 90 }, (_, i) => ({
+      jsonrpc: '2.0',
+      id: i + 1,
+      method: 'tools/call',
+      params: { name: 'calculator', arguments: { operation: 'add', a: '1', b: String(i) } },
+    }));
     for (const batch of [[initialize, ...calls], calls]) {
       const response = await fetch(`${app.url}/mcp`, { method: 'POST', headers, body: JSON.stringify(batch) });
       expect(response.status).toBe(400);
       const body = (await response.json()) as { error: { code: number; message: string } };
       expect(body.error.code).toBe(-32600);
-      expect(body.error.message).toMatch(/^JSON-RPC batches are not accepted on \/mcp \(this one holds \d+ messages\): send each message in a request of its own/);
+      expect(body.error.message).toMatch(
+        /^JSON-RPC batches are not accepted on \/mcp \(this one holds \d+ messages\): send each message in a request of its own/,
+      );
     }
   });
 
   it('counts every message: 90 tools/call sent one per request on a 60-per-minute key yield at most 60 results', async () => {
     const clock = new Date('2026-03-10T12:00:00Z'); // the minute does not pass during the test
-    app = await startApp(`${data.dir}/per-message`, { 'limits.free.requestsPerMinute': 60, 'limits.free.requestsPerMonth': 0 }, { checks: [planLimitsCheck({ now: () => clock })] });
+    app = await startApp(
+      `${data.dir}/per-message`,
+      { 'limits.free.requestsPerMinute': 60, 'limits.free.requestsPerMonth': 0 },
+      { checks: [planLimitsCheck({ now: () => clock })] },
+    );
     const key = await app.key('acme');
-    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
+    const headers = {
+      authorization: `Bearer ${key}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+    };
     const post = (body: object, session?: string) =>
       fetch(`${app!.url}/mcp`, { method: 'POST', headers: { ...headers, ...(session ? { 'mcp-session-id': session } : {}) }, body: JSON.stringify(body) });
-    const opened = await post({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    const opened = await post({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    });
     const session = opened.headers.get('mcp-session-id')!;
     await opened.text();
     await (await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, session)).text();
     let results = 0;
     let limited = 0;
     for (let i = 0; i < 90; i++) {
-      const response = await post({ jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'calculator', arguments: { operation: 'add', a: 1, b: i } } }, session);
+      const response = await post(
+        { jsonrpc: '2.0', id: i + 1, method: 'tools/call', params: { name: 'calculator', arguments: { operation: 'add', a: 1, b: i } } },
+        session,
+      );
       const text = await response.text();
       if (response.status === 200 && text.includes(`"id":${i + 1}`) && text.includes('"result"')) results++;
       else if (response.status === 429) limited++;

@@ -199,7 +199,9 @@ describe('chat_webhook refuses hostile webhook URLs before asking or connecting'
       const text = textOf(result);
       expect(result.isError, name).toBe(true);
       expect(text, name).toMatch(/^refused: /);
-      expect(text, name).toMatch(new RegExp(`chat_webhook posts only to incoming-webhook URLs of the form https://hooks\\.chat\\.test:${hooks.port}/services/\\.\\.\\.$`));
+      expect(text, name).toMatch(
+        new RegExp(`chat_webhook posts only to incoming-webhook URLs of the form https://hooks\\.chat\\.test:${hooks.port}/services/\\.\\.\\.$`),
+      );
       expect(text, name).not.toContain(SECRET);
     }
     expect(hooks.requests).toHaveLength(0);

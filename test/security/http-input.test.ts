@@ -30,7 +30,11 @@ describe('Host, Origin and request bodies', () => {
     for (const path of ['/healthz', '/.well-known/agent-manifest.json', '/mcp', '/v1/tools/calculator', '/nowhere']) {
       const host = await rawRequest(`${t.url}${path}`, { headers: { host: 'evil.example.com' } });
       expect([host.status, host.json().error.code], path).toEqual([403, 'forbidden_host']);
-      const origin = await rawRequest(`${t.url}${path}`, { method: 'POST', headers: { origin: 'http://evil.example.com', authorization: `Bearer ${acme}` }, body: '{' });
+      const origin = await rawRequest(`${t.url}${path}`, {
+        method: 'POST',
+        headers: { origin: 'http://evil.example.com', authorization: `Bearer ${acme}` },
+        body: '{',
+      });
       expect([origin.status, origin.json().error.code], path).toEqual([403, 'forbidden_origin']);
     }
   });
@@ -45,7 +49,11 @@ describe('Host, Origin and request bodies', () => {
         socket.on('end', () => resolve(data));
         socket.on('error', reject);
       });
-    for (const hosts of [[`127.0.0.1:${port}`, 'evil.example'], ['evil.example', `127.0.0.1:${port}`], [`127.0.0.1:${port}`, `127.0.0.1:${port}`]]) {
+    for (const hosts of [
+      [`127.0.0.1:${port}`, 'evil.example'],
+      ['evil.example', `127.0.0.1:${port}`],
+      [`127.0.0.1:${port}`, `127.0.0.1:${port}`],
+    ]) {
       const reply = await send(['GET /healthz HTTP/1.1', ...hosts.map((h) => `Host: ${h}`), 'Connection: close']);
       expect(reply).toMatch(/^HTTP\/1\.1 400 /);
       expect(reply).toContain('"code":"duplicate_header"');
@@ -67,7 +75,9 @@ describe('Host, Origin and request bodies', () => {
     const chunked = await new Promise<number>((resolve, reject) => {
       const url = new URL(`${t.url}/v1/tools/calculator`);
       const socket = connect(Number(url.port), url.hostname, () => {
-        socket.write(`POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${acme}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`);
+        socket.write(
+          `POST ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${acme}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
+        );
         const chunk = 'x'.repeat(1024 * 1024);
         for (let i = 0; i < 5; i++) socket.write(`${chunk.length.toString(16)}\r\n${chunk}\r\n`);
       });

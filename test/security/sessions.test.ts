@@ -30,7 +30,11 @@ async function initialize(key: string): Promise<Response> {
 async function stream(key: string, id: string): Promise<Response> {
   const controller = new AbortController();
   streams.push(controller);
-  return fetch(`${t.url}/mcp`, { method: 'GET', headers: { ...MCP_HEADERS, accept: 'text/event-stream', authorization: `Bearer ${key}`, 'mcp-session-id': id }, signal: controller.signal });
+  return fetch(`${t.url}/mcp`, {
+    method: 'GET',
+    headers: { ...MCP_HEADERS, accept: 'text/event-stream', authorization: `Bearer ${key}`, 'mcp-session-id': id },
+    signal: controller.signal,
+  });
 }
 
 async function openSession(key: string, withStream: boolean): Promise<string> {
@@ -38,7 +42,11 @@ async function openSession(key: string, withStream: boolean): Promise<string> {
   expect(response.status).toBe(200);
   await response.text();
   const id = response.headers.get('mcp-session-id')!;
-  await fetch(`${t.url}/mcp`, { method: 'POST', headers: { ...MCP_HEADERS, authorization: `Bearer ${key}`, 'mcp-session-id': id }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+  await fetch(`${t.url}/mcp`, {
+    method: 'POST',
+    headers: { ...MCP_HEADERS, authorization: `Bearer ${key}`, 'mcp-session-id': id },
+    body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+  });
   if (withStream) expect((await stream(key, id)).status).toBe(200);
   return id;
 }
@@ -50,7 +58,10 @@ describe('MCP sessions per tenant', () => {
     await openSession(keyA, true);
     // At the cap with one idle session: it is closed to make room.
     await openSession(keyA, true);
-    const gone = await fetch(`${t.url}/mcp`, { method: 'GET', headers: { ...MCP_HEADERS, accept: 'text/event-stream', authorization: `Bearer ${keyA}`, 'mcp-session-id': idle } });
+    const gone = await fetch(`${t.url}/mcp`, {
+      method: 'GET',
+      headers: { ...MCP_HEADERS, accept: 'text/event-stream', authorization: `Bearer ${keyA}`, 'mcp-session-id': idle },
+    });
     expect(gone.status).toBe(404);
     // Now all three are busy: refused, naming the cap.
     const refused = await initialize(keyA);
@@ -62,7 +73,7 @@ describe('MCP sessions per tenant', () => {
     expect((await initialize(keyB)).status).toBe(200);
   });
 
-  it('refuses a tenant\'s stream past its stream cap with 429 naming it, while another tenant initializes and streams', async () => {
+  it("refuses a tenant's stream past its stream cap with 429 naming it, while another tenant initializes and streams", async () => {
     const first = t;
     t = await startApp({ 'http.sessionsPerTenant': 3, 'http.streamsPerTenant': 2 });
     const c = await t.key('initech');
@@ -75,7 +86,9 @@ describe('MCP sessions per tenant', () => {
       expect(refused.status).toBe(429);
       expect(refused.headers.get('retry-after')).toBe('30');
       const body = (await refused.json()) as { error: { message: string } };
-      expect(body.error.message).toMatch(/^Tenant "initech" already holds 2 open MCP streams \(GET \/mcp\), the most one tenant may \(DOCENT_MCP_STREAMS_PER_TENANT\)/);
+      expect(body.error.message).toMatch(
+        /^Tenant "initech" already holds 2 open MCP streams \(GET \/mcp\), the most one tenant may \(DOCENT_MCP_STREAMS_PER_TENANT\)/,
+      );
       // The other tenant's initialize and stream are untouched by it.
       await openSession(d, true);
       expect((await stream(d, await openSession(d, false))).status).toBe(200);

@@ -32,7 +32,16 @@ beforeAll(async () => {
   const config = loadConfig({ env: {}, overrides: { dataDir: path.join(root, 'data'), workspaceDir: ws } });
   services = new Services(config, silentLogger());
   // Deletes are confirmed by a user who always says yes; writes are safe operations.
-  env = { config, services, logger: silentLogger(), tenant: 'default', tenantBound: false, agentMode: true, transport: 'inproc', elicitConfirmation: async () => true };
+  env = {
+    config,
+    services,
+    logger: silentLogger(),
+    tenant: 'default',
+    tenantBound: false,
+    agentMode: true,
+    transport: 'inproc',
+    elicitConfirmation: async () => true,
+  };
 });
 afterAll(async () => {
   await services.close();
@@ -142,7 +151,13 @@ describe('a tenant folder replaced by a link', () => {
     await symlink(elsewhere, path.join(ws, 'tenant-acme'));
     for (const args of [{ operation: 'read', path: 'notes.md' }, { operation: 'list' }, { operation: 'write', path: 'new.md', content: 'x' }]) {
       const outcome = await invokeTool(file_operations, args, tenantEnv);
-      expect(outcome).toMatchObject({ ok: false, code: 'workspace_unavailable', message: expect.stringMatching(/tenant-acme cannot be created or opened \((ENOTDIR|ELOOP): something other than a directory, such as a symbolic link, is there\)/) });
+      expect(outcome).toMatchObject({
+        ok: false,
+        code: 'workspace_unavailable',
+        message: expect.stringMatching(
+          /tenant-acme cannot be created or opened \((ENOTDIR|ELOOP): something other than a directory, such as a symbolic link, is there\)/,
+        ),
+      });
       expect(JSON.stringify(outcome)).not.toContain(OUTSIDE_MARK);
     }
     expect(await readdir(elsewhere)).toEqual(['notes.md']);

@@ -35,14 +35,24 @@ afterAll(async () => {
 });
 
 describe('per-tenant workspaces over HTTP', () => {
-  it('stores each tenant\'s files under agent_workspace/tenant-<tenant>/', async () => {
+  it("stores each tenant's files under agent_workspace/tenant-<tenant>/", async () => {
     const workspace = app.runtime.config.workspaceDir;
     expect(await readFile(path.join(workspace, 'tenant-globex', 'notes.md'), 'utf8')).toBe(SECRET);
   });
 
-  it('refuses 0 of 30+ cross-tenant attempts: nothing of B is read, listed, replaced or deleted through A\'s key', async () => {
+  it("refuses 0 of 30+ cross-tenant attempts: nothing of B is read, listed, replaced or deleted through A's key", async () => {
     const attempts: [string, Record<string, unknown>][] = [];
-    for (const p of ['notes.md', './notes.md', 'x/../notes.md', '../globex/notes.md', '../tenant-globex/notes.md', '../../globex/notes.md', '..\\tenant-globex\\notes.md', '/notes.md', '%2e%2e/globex/notes.md']) {
+    for (const p of [
+      'notes.md',
+      './notes.md',
+      'x/../notes.md',
+      '../globex/notes.md',
+      '../tenant-globex/notes.md',
+      '../../globex/notes.md',
+      '..\\tenant-globex\\notes.md',
+      '/notes.md',
+      '%2e%2e/globex/notes.md',
+    ]) {
       attempts.push(['read', { operation: 'read', path: p }]);
       attempts.push(['list', { operation: 'list', path: p.replace(/notes\.md$/, '') || undefined }]);
       attempts.push(['delete', { operation: 'delete', path: p }]);
@@ -63,7 +73,7 @@ describe('per-tenant workspaces over HTTP', () => {
     expect(await readFile(path.join(app.runtime.config.workspaceDir, 'tenant-globex', 'notes.md'), 'utf8')).toBe(SECRET);
   });
 
-  it('keeps MCP over HTTP in the caller\'s own workspace too', async () => {
+  it("keeps MCP over HTTP in the caller's own workspace too", async () => {
     const client = new Client({ name: 'attacker', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${keyA}` } } }));
     try {

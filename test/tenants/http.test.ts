@@ -48,7 +48,7 @@ describe('tenant isolation over HTTP (two API keys)', () => {
     expect(plan.status).toBe(200);
   });
 
-  it('refuses a tenant_id other than the key\'s with 403 forbidden, touching nothing', async () => {
+  it("refuses a tenant_id other than the key's with 403 forbidden, touching nothing", async () => {
     for (const [tool, args] of [
       ['scheduler', { action: 'list_tasks' }],
       ['scheduler', { action: 'add_task', label: 'Planted', category: 'prep', due_date: dayFromToday(1) }],
@@ -80,9 +80,16 @@ describe('tenant isolation over HTTP (two API keys)', () => {
     const complete = await app.tool(keyB, 'scheduler', { ...B, action: 'complete_task', task_id: taskA });
     expect(complete.status).toBe(404);
     expect(complete.body.error).toMatchObject({ code: 'not_found', field: 'task_id' });
-    expect(complete.body.error.message).toBe(`No task with id "${taskA}" for tenant "globex". Call list_tasks to see the tenant's task ids. Nothing was changed.`);
+    expect(complete.body.error.message).toBe(
+      `No task with id "${taskA}" for tenant "globex". Call list_tasks to see the tenant's task ids. Nothing was changed.`,
+    );
 
-    const schedule = await app.tool(keyB, 'social_poster', { ...B, action: 'schedule', post_id: postA, scheduled_at: new Date(Date.now() + 86_400_000).toISOString() });
+    const schedule = await app.tool(keyB, 'social_poster', {
+      ...B,
+      action: 'schedule',
+      post_id: postA,
+      scheduled_at: new Date(Date.now() + 86_400_000).toISOString(),
+    });
     expect(schedule.status).toBe(404);
     const post = await app.tool(keyB, 'social_poster', { ...B, action: 'post', post_id: postA });
     expect(post.status).toBe(404);
@@ -115,7 +122,7 @@ describe('tenant isolation over HTTP (two API keys)', () => {
     expect(fixture.requests).toHaveLength(1);
   });
 
-  it('over MCP on /mcp the session acts for its key\'s tenant only', async () => {
+  it("over MCP on /mcp the session acts for its key's tenant only", async () => {
     const transport = new StreamableHTTPClientTransport(new URL(`${app.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${keyB}` } } });
     const client = new Client({ name: 'tenant-test', version: '1.0.0' });
     await client.connect(transport);
@@ -139,7 +146,9 @@ describe('concurrency over HTTP', () => {
   it('100 parallel add_task calls leave exactly 100 tasks', async () => {
     const key = await app.key('bulk');
     const results = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => app.tool(key, 'scheduler', { tenant_id: 'bulk', action: 'add_task', label: `Task ${i}`, category: 'content', due_date: dayFromToday(i % 30) })),
+      Array.from({ length: 100 }, (_, i) =>
+        app.tool(key, 'scheduler', { tenant_id: 'bulk', action: 'add_task', label: `Task ${i}`, category: 'content', due_date: dayFromToday(i % 30) }),
+      ),
     );
     expect(results.map((r) => r.status).filter((s) => s !== 200)).toEqual([]);
     const list = await app.tool(key, 'scheduler', { tenant_id: 'bulk', action: 'list_tasks' });
@@ -151,7 +160,9 @@ describe('concurrency over HTTP', () => {
     const key = await app.key('race');
     const added = await app.tool(key, 'scheduler', { tenant_id: 'race', action: 'add_task', label: 'Once', category: 'launch', due_date: dayFromToday(1) });
     const id = added.body.result.task.id;
-    const results = await Promise.all(Array.from({ length: 20 }, () => app.tool(key, 'scheduler', { tenant_id: 'race', action: 'complete_task', task_id: id })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => app.tool(key, 'scheduler', { tenant_id: 'race', action: 'complete_task', task_id: id })),
+    );
     expect(results.every((r) => r.status === 200)).toBe(true);
     expect(results.filter((r) => r.body.result.already_done === false)).toHaveLength(1);
     expect(new Set(results.map((r) => r.body.result.task.completed_at)).size).toBe(1);

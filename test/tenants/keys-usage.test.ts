@@ -21,11 +21,13 @@ async function docent(...args: string[]): Promise<string> {
 }
 
 describe('docent keys create --plan / keys list usage', () => {
-  it('creates free and pro keys and lists each key\'s requests this month against its plan quota', async () => {
+  it("creates free and pro keys and lists each key's requests this month against its plan quota", async () => {
     const free = JSON.parse(await docent('keys', 'create', '--tenant', 'acme', '--json')) as { key: string; id: string; plan: string };
     const pro = JSON.parse(await docent('keys', 'create', '--tenant', 'acme', '--plan', 'pro', '--json')) as { key: string; id: string; plan: string };
     expect([free.plan, pro.plan]).toEqual(['free', 'pro']);
-    await expect(docent('keys', 'create', '--tenant', 'acme', '--plan', 'gold')).rejects.toMatchObject({ stderr: expect.stringMatching(/--plan must be one of free, pro/) });
+    await expect(docent('keys', 'create', '--tenant', 'acme', '--plan', 'gold')).rejects.toMatchObject({
+      stderr: expect.stringMatching(/--plan must be one of free, pro/),
+    });
 
     const app = await startApp(`${data.dir}/data`, { 'limits.free.requestsPerMinute': 0 });
     try {

@@ -18,7 +18,7 @@ afterEach(async () => {
 afterAll(async () => data.remove());
 
 describe('per-minute rate limit', () => {
-  it('answers 429 rate_limited with Retry-After past the plan\'s requests per minute, per key, on every authenticated route', async () => {
+  it("answers 429 rate_limited with Retry-After past the plan's requests per minute, per key, on every authenticated route", async () => {
     let clock = new Date('2026-03-10T12:00:00Z');
     app = await startApp(
       `${data.dir}/minute`,
@@ -128,7 +128,7 @@ describe('monthly quota', () => {
 });
 
 describe('documentation stored', () => {
-  it('refuses a document upload with 429 quota_exceeded when the tenant\'s indexed text is at, or would pass, the plan limit', async () => {
+  it("refuses a document upload with 429 quota_exceeded when the tenant's indexed text is at, or would pass, the plan limit", async () => {
     const { createRuntime } = await import('../../src/runtime.js');
     const { loadConfig } = await import('../../src/config.js');
     const { silentLogger } = await import('../../src/logging.js');

@@ -17,14 +17,35 @@ afterAll(async () => {
 
 describe('pricing_manager plans', () => {
   it('creates plans, lists them in creation order, and treats an identical re-create as a no-op', async () => {
-    const free = await call(h, 'pricing_manager', { ...T, action: 'create_plan', name: 'Free', price_usd: 0, requests_per_month: 1000, features: ['docs search'] });
+    const free = await call(h, 'pricing_manager', {
+      ...T,
+      action: 'create_plan',
+      name: 'Free',
+      price_usd: 0,
+      requests_per_month: 1000,
+      features: ['docs search'],
+    });
     expect(free.isError).toBe(false);
     expect(free.value.created).toBe(true);
     expect(free.value.plan).toMatchObject({ name: 'Free', price_usd: 0, requests_per_month: 1000, features: ['docs search'] });
-    await call(h, 'pricing_manager', { ...T, action: 'create_plan', name: 'Starter', price_usd: 9.99, requests_per_month: 50_000, features: ['email support', ' docs search ', 'Docs search'] });
+    await call(h, 'pricing_manager', {
+      ...T,
+      action: 'create_plan',
+      name: 'Starter',
+      price_usd: 9.99,
+      requests_per_month: 50_000,
+      features: ['email support', ' docs search ', 'Docs search'],
+    });
     await call(h, 'pricing_manager', { ...T, action: 'create_plan', name: 'Pro', price_usd: 29, requests_per_month: 250_000 });
 
-    const again = await call(h, 'pricing_manager', { ...T, action: 'create_plan', name: ' starter ', price_usd: 9.99, requests_per_month: 50_000, features: ['docs search', 'email support'] });
+    const again = await call(h, 'pricing_manager', {
+      ...T,
+      action: 'create_plan',
+      name: ' starter ',
+      price_usd: 9.99,
+      requests_per_month: 50_000,
+      features: ['docs search', 'email support'],
+    });
     expect(again.isError).toBe(false);
     expect(again.value.created).toBe(false);
     expect(again.text).toMatch(/already exists with exactly these terms/);
@@ -112,7 +133,7 @@ describe('pricing_manager project_revenue', () => {
 });
 
 describe('pricing_manager suggest_pricing', () => {
-  it('is deterministic, explains its profile and rules, and compares the tenant\'s plans', async () => {
+  it("is deterministic, explains its profile and rules, and compares the tenant's plans", async () => {
     const a = await call(h, 'pricing_manager', { ...T, action: 'suggest_pricing', category: 'speech-to-text AI' });
     const b = await call(h, 'pricing_manager', { ...T, action: 'suggest_pricing', category: 'speech-to-text AI' });
     expect(a.isError).toBe(false);

@@ -19,9 +19,22 @@ afterAll(async () => {
 
 describe('scheduler tasks', () => {
   it('adds tasks and lists them by due date, then creation, with category and status filters', async () => {
-    const later = await call(h, 'scheduler', { ...T, action: 'add_task', label: 'Write docs', category: 'content', due_date: dayFromToday(10), description: 'Getting started guide' });
+    const later = await call(h, 'scheduler', {
+      ...T,
+      action: 'add_task',
+      label: 'Write docs',
+      category: 'content',
+      due_date: dayFromToday(10),
+      description: 'Getting started guide',
+    });
     expect(later.isError).toBe(false);
-    expect(later.value.task).toMatchObject({ label: 'Write docs', category: 'content', status: 'open', completed_at: null, description: 'Getting started guide' });
+    expect(later.value.task).toMatchObject({
+      label: 'Write docs',
+      category: 'content',
+      status: 'open',
+      completed_at: null,
+      description: 'Getting started guide',
+    });
     expect(later.value.task.id).toMatch(/^task_[0-9a-f]{24}$/);
     await call(h, 'scheduler', { ...T, action: 'add_task', label: 'Book venue', category: 'prep', due_date: dayFromToday(2) });
     await call(h, 'scheduler', { ...T, action: 'add_task', label: 'Draft thread', category: 'content', due_date: dayFromToday(2) });
@@ -56,7 +69,9 @@ describe('scheduler tasks', () => {
 
   it('completes a task exactly once under concurrent complete_task calls', async () => {
     const added = await call(h, 'scheduler', { tenant_id: 'race', action: 'add_task', label: 'Once', category: 'prep', due_date: dayFromToday(1) });
-    const results = await Promise.all(Array.from({ length: 12 }, () => call(h, 'scheduler', { tenant_id: 'race', action: 'complete_task', task_id: added.value.task.id })));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () => call(h, 'scheduler', { tenant_id: 'race', action: 'complete_task', task_id: added.value.task.id })),
+    );
     expect(results.every((r) => !r.isError)).toBe(true);
     expect(results.filter((r) => r.value.already_done === false)).toHaveLength(1);
     expect(new Set(results.map((r) => r.value.task.completed_at)).size).toBe(1);
@@ -64,7 +79,9 @@ describe('scheduler tasks', () => {
 
   it('keeps every one of 100 parallel add_task calls', async () => {
     const results = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => call(h, 'scheduler', { tenant_id: 'bulk', action: 'add_task', label: `Task ${i}`, category: 'community', due_date: dayFromToday(i % 7) })),
+      Array.from({ length: 100 }, (_, i) =>
+        call(h, 'scheduler', { tenant_id: 'bulk', action: 'add_task', label: `Task ${i}`, category: 'community', due_date: dayFromToday(i % 7) }),
+      ),
     );
     expect(results.filter((r) => r.isError)).toEqual([]);
     const list = await call<{ tasks: Task[] }>(h, 'scheduler', { tenant_id: 'bulk', action: 'list_tasks' });
@@ -110,9 +127,7 @@ describe('scheduler launch timeline', () => {
     expect(r.isError).toBe(false);
     expect(r.value.timeline).toEqual({ launch_date: launch, window_start: dayFromToday(6), window_end: dayFromToday(50), created: true });
     expect(r.value.tasks).toHaveLength(LAUNCH_SEQUENCE.length);
-    expect(r.value.tasks.map((t) => [t.due_date, t.category, t.label])).toEqual(
-      LAUNCH_SEQUENCE.map((s) => [dayFromToday(20 + s.offset), s.category, s.label]),
-    );
+    expect(r.value.tasks.map((t) => [t.due_date, t.category, t.label])).toEqual(LAUNCH_SEQUENCE.map((s) => [dayFromToday(20 + s.offset), s.category, s.label]));
     expect(r.value.tasks.every((t) => t.launch_date === launch && t.status === 'open')).toBe(true);
     expect(r.value.flags).toEqual([]);
     expect(new Set(r.value.tasks.map((t) => t.category))).toEqual(new Set(['prep', 'launch', 'post_launch', 'content', 'community']));
@@ -128,9 +143,17 @@ describe('scheduler launch timeline', () => {
   it('accepts tasks outside the launch window but flags them; tasks inside are not flagged', async () => {
     const inside = await call(h, 'scheduler', { tenant_id: 'launchco', action: 'add_task', label: 'Podcast', category: 'content', due_date: dayFromToday(25) });
     expect(inside.value.flags).toEqual([]);
-    const outside = await call(h, 'scheduler', { tenant_id: 'launchco', action: 'add_task', label: 'Conference talk', category: 'community', due_date: dayFromToday(60) });
+    const outside = await call(h, 'scheduler', {
+      tenant_id: 'launchco',
+      action: 'add_task',
+      label: 'Conference talk',
+      category: 'community',
+      due_date: dayFromToday(60),
+    });
     expect(outside.isError).toBe(false);
-    expect(outside.value.flags).toEqual([expect.stringMatching(new RegExp(`40 days after launch \\(launch ${launch}\\), outside the standard window of 14 days before to 30 days after`))]);
+    expect(outside.value.flags).toEqual([
+      expect.stringMatching(new RegExp(`40 days after launch \\(launch ${launch}\\), outside the standard window of 14 days before to 30 days after`)),
+    ]);
     const past = await call(h, 'scheduler', { tenant_id: 'launchco', action: 'add_task', label: 'Old', category: 'prep', due_date: dayFromToday(-1) });
     expect(past.value.flags).toEqual([expect.stringMatching(/already past/), expect.stringMatching(/21 days before launch/)]);
   });
@@ -179,7 +202,12 @@ describe('overdue arithmetic with an injected clock', () => {
     const { TaskStore } = await import('../../src/tenants/tasks.js');
     const tasks = await TaskStore.open(h.services);
     const tenant = 'clock';
-    for (const [label, due] of [['a', '2028-02-28'], ['b', '2028-02-29'], ['c', '2028-03-01'], ['d', '2027-12-31']] as const) {
+    for (const [label, due] of [
+      ['a', '2028-02-28'],
+      ['b', '2028-02-29'],
+      ['c', '2028-03-01'],
+      ['d', '2027-12-31'],
+    ] as const) {
       await tasks.add(tenant, { label, category: 'prep', due_date: due }, new Date('2028-01-01T00:00:00Z'));
     }
     const overdue = await tasks.overdue(tenant, '2028-03-01');

@@ -6,7 +6,18 @@ import { PostStore } from '../../src/tenants/posts.js';
 import { call, harnessOn, sharedDataDir } from './helpers.js';
 import { discordFixture, linkedinFixture, mastodonFixture, redditFixture, type PlatformFixture } from './platforms.js';
 
-type Post = { id: string; platform: string; content: string; status: string; error: string | null; external_id: string | null; url: string | null; attempts: number; scheduled_at: string | null; posted_at: string | null };
+type Post = {
+  id: string;
+  platform: string;
+  content: string;
+  status: string;
+  error: string | null;
+  external_id: string | null;
+  url: string | null;
+  attempts: number;
+  scheduled_at: string | null;
+  posted_at: string | null;
+};
 
 let data: Awaited<ReturnType<typeof sharedDataDir>>;
 let server: FixtureServer;
@@ -168,7 +179,13 @@ describe('social_poster post', () => {
 
     const done = await postConfirmed(h, post.id);
     expect(done.isError, done.text).toBe(false);
-    expect(done.value.post).toMatchObject({ status: 'posted', external_id: mastodon.published[0]!.id, url: `https://social.example/@acme/${mastodon.published[0]!.id}`, error: null, attempts: 1 });
+    expect(done.value.post).toMatchObject({
+      status: 'posted',
+      external_id: mastodon.published[0]!.id,
+      url: `https://social.example/@acme/${mastodon.published[0]!.id}`,
+      error: null,
+      attempts: 1,
+    });
     expect(server.requests).toHaveLength(1);
     const sent = server.requests[0]!;
     expect(sent.headers.authorization).toBe('Bearer masto-token');
@@ -187,7 +204,7 @@ describe('social_poster post', () => {
     expect(reschedule.text).toMatch(/already posted/);
   });
 
-  it('marks the post failed with the platform\'s reason; a retry with the same key publishes it once', async () => {
+  it("marks the post failed with the platform's reason; a retry with the same key publishes it once", async () => {
     const mastodon = use(mastodonFixture('masto-token'));
     mastodon.failNext(1, (res) => sendJson(res, 503, { error: 'Mastodon is down for maintenance' }));
     const post = await draft('microblog', 'Retry me');
@@ -196,7 +213,11 @@ describe('social_poster post', () => {
     expect(failed.text).toMatch(/Mastodon answered HTTP 503: Mastodon is down for maintenance/);
     expect(failed.text).toMatch(/marked failed/);
     const list = await call<{ posts: Post[] }>(h, 'social_poster', { ...T, action: 'list_posts' });
-    expect(list.value.posts.find((p) => p.id === post.id)).toMatchObject({ status: 'failed', error: 'Mastodon answered HTTP 503: Mastodon is down for maintenance', attempts: 1 });
+    expect(list.value.posts.find((p) => p.id === post.id)).toMatchObject({
+      status: 'failed',
+      error: 'Mastodon answered HTTP 503: Mastodon is down for maintenance',
+      attempts: 1,
+    });
 
     const retried = await postConfirmed(h, post.id);
     expect(retried.isError, retried.text).toBe(false);
@@ -212,7 +233,9 @@ describe('social_poster post', () => {
     const post = await draft('microblog', 'Slow network day');
     const failed = await postConfirmed(h, post.id);
     expect(failed.isError).toBe(true);
-    expect(failed.text).toMatch(/failed: Mastodon did not answer in time: 127\.0\.0\.1 did not answer within 1000 ms \(timeout\); it may still have published the post\./);
+    expect(failed.text).toMatch(
+      /failed: Mastodon did not answer in time: 127\.0\.0\.1 did not answer within 1000 ms \(timeout\); it may still have published the post\./,
+    );
     expect(failed.text).toMatch(/Mastodon drops a repeat of this post/);
     const retried = await postConfirmed(h, post.id);
     expect(retried.isError, retried.text).toBe(false);
@@ -248,7 +271,11 @@ describe('social_poster post', () => {
     const post = await draft('professional_network', 'We launched #docent (v1.0) @ 50% off_now!');
     const r = await postConfirmed(h, post.id);
     expect(r.isError, r.text).toBe(false);
-    expect(r.value.post).toMatchObject({ status: 'posted', external_id: `urn:li:share:${li.published[0]!.id}`, url: `https://www.linkedin.com/feed/update/urn:li:share:${li.published[0]!.id}/` });
+    expect(r.value.post).toMatchObject({
+      status: 'posted',
+      external_id: `urn:li:share:${li.published[0]!.id}`,
+      url: `https://www.linkedin.com/feed/update/urn:li:share:${li.published[0]!.id}/`,
+    });
     const sent = server.requests[0]!;
     expect(sent.headers['linkedin-version']).toBe('202609');
     expect(sent.headers['x-restli-protocol-version']).toBe('2.0.0');
@@ -272,17 +299,28 @@ describe('social_poster post', () => {
     expect(sent.url).toBe('/channels/998877/messages');
     expect(sent.headers.authorization).toBe('Bot discord-token');
     const body = JSON.parse(sent.body);
-    expect(body).toEqual({ content: 'Hello @everyone, docent is live', nonce: expect.stringMatching(/^[0-9a-f]{24}$/), enforce_nonce: true, allowed_mentions: { parse: [] } });
+    expect(body).toEqual({
+      content: 'Hello @everyone, docent is live',
+      nonce: expect.stringMatching(/^[0-9a-f]{24}$/),
+      enforce_nonce: true,
+      allowed_mentions: { parse: [] },
+    });
   });
 
-  it('submits to Reddit as a self post and reports Reddit\'s error triples as the failure reason', async () => {
+  it("submits to Reddit as a self post and reports Reddit's error triples as the failure reason", async () => {
     const reddit = use(redditFixture('reddit-token', 'SideProject'));
     const post = await draft('launch_site', 'docent: ask your docs, get grounded answers');
     const r = await postConfirmed(h, post.id);
     expect(r.isError, r.text).toBe(false);
     expect(r.value.post).toMatchObject({ status: 'posted', external_id: `t3_abc${reddit.published[0]!.id}` });
     const form = new URLSearchParams(server.requests[0]!.body);
-    expect(Object.fromEntries(form)).toEqual({ api_type: 'json', kind: 'self', sr: 'SideProject', title: 'docent: ask your docs, get grounded answers', text: '' });
+    expect(Object.fromEntries(form)).toEqual({
+      api_type: 'json',
+      kind: 'self',
+      sr: 'SideProject',
+      title: 'docent: ask your docs, get grounded answers',
+      text: '',
+    });
     expect(server.requests[0]!.headers['user-agent']).toMatch(/^docent\//);
 
     use(redditFixture('reddit-token', 'SomewhereElse'));

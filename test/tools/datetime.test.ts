@@ -239,7 +239,9 @@ describe('datetime add', () => {
 
   it('refuses results beyond year 9999', async () => {
     expect(await fails({ action: 'add', value: '9999-12-31T00:00:00Z', days: 1 })).toMatch(/outside years 0000-9999/);
-    expect(await fails({ action: 'add', value: '9999-12-31T23:00:00Z', tz_offset_minutes: 120, seconds: 1 })).toMatch(/outside years 0000-9999 at offset \+02:00/);
+    expect(await fails({ action: 'add', value: '9999-12-31T23:00:00Z', tz_offset_minutes: 120, seconds: 1 })).toMatch(
+      /outside years 0000-9999 at offset \+02:00/,
+    );
   });
 });
 

@@ -73,7 +73,10 @@ async function snapshot(dir: string): Promise<Record<string, string>> {
       else if (st.isDirectory()) {
         out[rel] = 'dir';
         await walk(full);
-      } else out[rel] = `file ${createHash('sha256').update(await readFile(full)).digest('hex')} mode ${st.mode & 0o777}`;
+      } else
+        out[rel] = `file ${createHash('sha256')
+          .update(await readFile(full))
+          .digest('hex')} mode ${st.mode & 0o777}`;
     }
   };
   await walk(dir);
@@ -333,13 +336,18 @@ describe('file_operations sandbox attacks', () => {
   ];
 
   it.each(escapes)('refuses to read %j', async (p) => {
-    expect(await fails({ operation: 'read', path: p })).toMatch(/^Path .* (leads outside the workspace|is absolute|backslash|drive letter|NUL byte|symbolic link .* does not exist)/);
+    expect(await fails({ operation: 'read', path: p })).toMatch(
+      /^Path .* (leads outside the workspace|is absolute|backslash|drive letter|NUL byte|symbolic link .* does not exist)/,
+    );
     await outsideUnchanged();
   });
 
   it('resolves .. on the path text, so a link followed by .. cannot climb out', async () => {
     // A shell would read dir-out/.. as the parent of the link's target; here it is the workspace root.
-    expect(await ok({ operation: 'write', path: 'dir-out/../outside/secret.txt', content: 'mine' })).toMatchObject({ path: 'outside/secret.txt', created: true });
+    expect(await ok({ operation: 'write', path: 'dir-out/../outside/secret.txt', content: 'mine' })).toMatchObject({
+      path: 'outside/secret.txt',
+      created: true,
+    });
     expect(await readFile(path.join(ws, 'outside/secret.txt'), 'utf8')).toBe('mine');
     await outsideUnchanged();
   });
@@ -417,13 +425,30 @@ describe('file_operations sandbox attacks', () => {
   });
 
   it('names the refusal in its error code for each kind of attack', async () => {
-    const env = { config: h.config, services: h.services, logger: silentLogger(), tenant: 'default', tenantBound: false, agentMode: false, transport: 'inproc' as const };
+    const env = {
+      config: h.config,
+      services: h.services,
+      logger: silentLogger(),
+      tenant: 'default',
+      tenantBound: false,
+      agentMode: false,
+      transport: 'inproc' as const,
+    };
     const codes = [];
     for (const p of ['../x', '/etc/passwd', 'a\\b', 'C:/x', 'a\u0000', 'link-out', 'dangling', 'dir-out/x']) {
       const outcome = await invokeTool(findTool('file_operations')!, { operation: 'read', path: p }, env);
       codes.push(outcome.ok ? 'ok' : outcome.code);
     }
-    expect(codes).toEqual(['outside_workspace', 'outside_workspace', 'invalid_path', 'outside_workspace', 'invalid_path', 'outside_workspace', 'outside_workspace', 'outside_workspace']);
+    expect(codes).toEqual([
+      'outside_workspace',
+      'outside_workspace',
+      'invalid_path',
+      'outside_workspace',
+      'invalid_path',
+      'outside_workspace',
+      'outside_workspace',
+      'outside_workspace',
+    ]);
   });
 });
 

@@ -29,10 +29,7 @@ let person: Client;
 
 beforeAll(async () => {
   root = await tempDir('docent-local-tools-');
-  [agent, person] = await Promise.all([
-    serve(root, { CLAUDE_CODE: '1' }),
-    serve(root, { DOCENT_CONFIRM_SAFE_OPS: 'outside_agent_mode' }),
-  ]);
+  [agent, person] = await Promise.all([serve(root, { CLAUDE_CODE: '1' }), serve(root, { DOCENT_CONFIRM_SAFE_OPS: 'outside_agent_mode' })]);
 });
 
 afterAll(async () => {
@@ -42,7 +39,10 @@ afterAll(async () => {
 
 describe('local tools over stdio', () => {
   it('datetime parses and formats', async () => {
-    const result = await agent.callTool({ name: 'datetime', arguments: { action: 'format', value: '2024-02-29T23:30:00Z', format: '%A %F %H:%M %z', tz_offset_minutes: 60 } });
+    const result = await agent.callTool({
+      name: 'datetime',
+      arguments: { action: 'format', value: '2024-02-29T23:30:00Z', format: '%A %F %H:%M %z', tz_offset_minutes: 60 },
+    });
     expect(result.isError).toBeFalsy();
     expect((result.structuredContent as { formatted: string }).formatted).toBe('Friday 2024-03-01 00:30 +0100');
   });

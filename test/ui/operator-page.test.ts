@@ -37,7 +37,12 @@ beforeAll(async () => {
   const seeded = await fetch(`${t.url}/v1/documents`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ title: 'proxy.md', library: 'web', url: 'https://docs.example.com/proxy', content: '# Proxy\n\nSet `LUMEN_PROXY_URL` to send lumen traffic through an HTTP proxy.\n' }),
+    body: JSON.stringify({
+      title: 'proxy.md',
+      library: 'web',
+      url: 'https://docs.example.com/proxy',
+      content: '# Proxy\n\nSet `LUMEN_PROXY_URL` to send lumen traffic through an HTTP proxy.\n',
+    }),
   });
   expect(seeded.status).toBe(201);
   // Another tenant's documents must never appear on acme's page.
@@ -169,7 +174,8 @@ describe('the operator page', () => {
       const transfer = new DataTransfer();
       transfer.items.add(new File([content], 'faq.md', { type: 'text/markdown' }));
       const zone = document.getElementById('drop-zone')!;
-      for (const type of ['dragenter', 'dragover', 'drop']) zone.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: transfer }));
+      for (const type of ['dragenter', 'dragover', 'drop'])
+        zone.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, dataTransfer: transfer }));
     }, FAQ_MD);
     await waitForText(page, '#status', 'Uploaded 1 document to the set notes');
     await page.locator('.set[data-library="notes"] li').first().waitFor();
@@ -286,7 +292,7 @@ describe('the operator page', () => {
     }
   });
 
-  it('produced no console errors and no CSP violations, except the invalid key\'s own 401', async () => {
+  it("produced no console errors and no CSP violations, except the invalid key's own 401", async () => {
     expect(await watched.cspViolations()).toEqual([]);
     expect(watched.errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
     expect(watched.errors.filter((e) => /status of 401/.test(e)).length).toBeLessThanOrEqual(1);
@@ -294,7 +300,7 @@ describe('the operator page', () => {
 });
 
 describe('the operator page when the server fails', () => {
-  it('shows the server\'s message for an HTTP error, and says so when the server cannot be reached', async () => {
+  it("shows the server's message for an HTTP error, and says so when the server cannot be reached", async () => {
     const { page, errors } = await browser.page();
     try {
       await page.goto(`${t.url}/`);

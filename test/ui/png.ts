@@ -60,7 +60,7 @@ export function decodePng(png: Buffer): DecodedPng {
   for (let i = 0; i < width * height; i++) {
     const p = pixels.subarray(i * channels, (i + 1) * channels);
     const [r, g, b, a] = channels === 1 ? [p[0], p[0], p[0], 255] : channels === 2 ? [p[0], p[0], p[0], p[1]] : [p[0], p[1], p[2], channels === 4 ? p[3] : 255];
-    rgba.writeUInt32BE((((r! << 24) | (g! << 16) | (b! << 8) | a!) >>> 0), i * 4);
+    rgba.writeUInt32BE(((r! << 24) | (g! << 16) | (b! << 8) | a!) >>> 0, i * 4);
   }
   return { width, height, rgba };
 }

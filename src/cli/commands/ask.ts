@@ -9,7 +9,7 @@ import type { Command } from '../main.js';
 const USAGE = [
   'Usage: docent ask "<question>" [--library NAME] [--tenant T] [--top-k N] [--json]',
   '',
-  'Answers from the tenant\'s documentation (the same path as the rag_query tool): the quoted passages, their',
+  "Answers from the tenant's documentation (the same path as the rag_query tool): the quoted passages, their",
   'sources and a confidence, or "no match" when the documentation does not answer.',
   '',
   '  --library NAME   search only this document set (see `docent docs list`); all sets by default',
@@ -46,7 +46,10 @@ export const command: Command = {
       }
       const result = outcome.value as QueryResult;
       if (parsed.values.json) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-      else process.stdout.write(`${result.grounded ? renderQueryResult(result) : `No match in the documentation. ${result.reason ?? ''} (confidence ${Math.round(result.confidence * 100)}%)`.trim()}\n`);
+      else
+        process.stdout.write(
+          `${result.grounded ? renderQueryResult(result) : `No match in the documentation. ${result.reason ?? ''} (confidence ${Math.round(result.confidence * 100)}%)`.trim()}\n`,
+        );
       return 0;
     } finally {
       await runtime.close();

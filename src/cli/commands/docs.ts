@@ -8,7 +8,7 @@ const USAGE = [
   '       docent docs remove <id-or-title> [--library NAME] [--tenant T]',
   '       docent docs remove --library NAME [--tenant T]',
   '',
-  '  list     the tenant\'s documents grouped by document set: id, title, chunks, size, last update',
+  "  list     the tenant's documents grouped by document set: id, title, chunks, size, last update",
   '  remove   removes one document (by the id `docs list` shows, or by its title within --library) and all',
   '           its chunks; with --library alone, removes the whole set',
   '',
@@ -26,7 +26,8 @@ export const command: Command = {
     if (action !== 'list' && action !== 'remove') throw new UsageError(action ? `unknown action "${action}"` : 'say list or remove');
     if (action === 'list' && rest.length) throw new UsageError(`unexpected argument: ${rest[0]}`);
     if (action === 'remove' && rest.length > 1) throw new UsageError('remove takes one document id or title (or --library alone for a whole set)');
-    if (action === 'remove' && !rest.length && library === undefined) throw new UsageError('remove needs a document id or title, or --library NAME to remove a whole set');
+    if (action === 'remove' && !rest.length && library === undefined)
+      throw new UsageError('remove needs a document id or title, or --library NAME to remove a whole set');
     const runtime = createRuntime(parsed.config());
     const tenant = runtime.config.tenant;
     try {

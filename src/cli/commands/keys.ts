@@ -16,8 +16,8 @@ const USAGE = [
   '  create   Makes a key for the tenant (--tenant, else DOCENT_TENANT, else "default") and prints it ONCE;',
   '           only its hash is stored. --plan sets the plan limits (default free). --json prints',
   '           {"key","id","tenant","plan","label","created_at"}.',
-  '  list     Shows every key (or one tenant\'s): id, tenant, plan, label, requests this month (UTC) against',
-  '           the plan\'s monthly quota (as last written by the server, at most DOCENT_USAGE_FLUSH_SECONDS',
+  "  list     Shows every key (or one tenant's): id, tenant, plan, label, requests this month (UTC) against",
+  "           the plan's monthly quota (as last written by the server, at most DOCENT_USAGE_FLUSH_SECONDS",
   '           behind), created, last used (within 10 minutes), revoked. Never the key itself.',
   '  revoke   Disables the key with that id at once, also for a server that is running.',
 ].join('\n');
@@ -46,10 +46,28 @@ function table(keys: ApiKeyInfo[], usage: Map<string, KeyUsage>): string {
     const u = usage.get(k.id)!;
     return `${u.requests.toLocaleString('en-US')} / ${u.limit === null ? 'unlimited' : u.limit.toLocaleString('en-US')}`;
   };
-  const rows = keys.map((k) => [k.id, k.tenant, k.plan, k.label ?? '', used(k), k.created_at, k.last_used_at ?? 'never', k.revoked_at ? `revoked ${k.revoked_at}` : 'active']);
+  const rows = keys.map((k) => [
+    k.id,
+    k.tenant,
+    k.plan,
+    k.label ?? '',
+    used(k),
+    k.created_at,
+    k.last_used_at ?? 'never',
+    k.revoked_at ? `revoked ${k.revoked_at}` : 'active',
+  ]);
   const head = ['ID', 'TENANT', 'PLAN', 'LABEL', `REQUESTS ${usage.values().next().value?.month ?? ''}`.trim(), 'CREATED', 'LAST USED', 'STATUS'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  return [head, ...rows].map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    [head, ...rows]
+      .map((r) =>
+        r
+          .map((cell, i) => cell.padEnd(widths[i]!))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }
 
 export const command: Command = {
@@ -88,7 +106,15 @@ export const command: Command = {
           const tenant = parsed.values.tenant === undefined ? undefined : config.tenant;
           const keys = await (await apiKeys(runtime.services)).list(tenant);
           const usage = await usageOf(config, keys, await UsageMeter.open(runtime.services));
-          process.stdout.write(json ? `${JSON.stringify(keys.map((k) => ({ ...k, usage: usage.get(k.id) })), null, 2)}\n` : table(keys, usage));
+          process.stdout.write(
+            json
+              ? `${JSON.stringify(
+                  keys.map((k) => ({ ...k, usage: usage.get(k.id) })),
+                  null,
+                  2,
+                )}\n`
+              : table(keys, usage),
+          );
           return 0;
         }
         case 'revoke': {

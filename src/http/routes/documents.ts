@@ -24,7 +24,14 @@ import type { IncomingMessage } from 'node:http';
 import type { DocumentInfo, DocIndex } from '../../docs/index.js';
 import { DEFAULT_LIBRARY, libraryProblem, resourceUri } from '../../docs/library.js';
 import type { ContentType } from '../../docs/parse.js';
-import type { DocumentContentType, DocumentListResponse, DocumentRecord, LibraryRemovedResponse, UploadedDocument, UploadResponse } from '../../client/types.js';
+import type {
+  DocumentContentType,
+  DocumentListResponse,
+  DocumentRecord,
+  LibraryRemovedResponse,
+  UploadedDocument,
+  UploadResponse,
+} from '../../client/types.js';
 import { ToolError } from '../../errors.js';
 import type { Runtime } from '../../runtime.js';
 import { readJsonBody } from '../body.js';
@@ -88,7 +95,13 @@ async function unsupported(what: string, extra: Record<string, unknown> = {}): P
 }
 
 function tooLarge(what: string, limit: number, setting: string): HttpError {
-  return new HttpError(413, 'payload_too_large', `${what} is larger than ${limit} bytes, the limit of this server (${setting}). Split it into smaller documents.`, { limit_bytes: limit }, { connection: 'close' });
+  return new HttpError(
+    413,
+    'payload_too_large',
+    `${what} is larger than ${limit} bytes, the limit of this server (${setting}). Split it into smaller documents.`,
+    { limit_bytes: limit },
+    { connection: 'close' },
+  );
 }
 
 /** The document set named by a request (`library`), checked; undefined when none is named. */
@@ -120,10 +133,15 @@ async function readJsonUpload(ctx: RouteContext): Promise<{ uploads: Upload[]; l
   const { maxFileBytes, maxRequestBytes } = ctx.runtime.config.uploads;
   const body = await readJsonBody(ctx.req, maxRequestBytes);
   if (body === undefined) throw invalid('body', 'Send a JSON body { "title", "content", "content_type"?, "url"?, "library"? } (or multipart/form-data files).');
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('body', 'The JSON body must be an object { "title", "content", "content_type"?, "url"?, "library"? }.');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw invalid('body', 'The JSON body must be an object { "title", "content", "content_type"?, "url"?, "library"? }.');
   const fields = body as Record<string, unknown>;
   const unknown = Object.keys(fields).filter((k) => !(JSON_FIELDS as readonly string[]).includes(k));
-  if (unknown.length) throw invalid(unknown[0]!, `Unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k.slice(0, 50)}"`).join(', ')}; accepted: ${JSON_FIELDS.join(', ')}.`);
+  if (unknown.length)
+    throw invalid(
+      unknown[0]!,
+      `Unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k.slice(0, 50)}"`).join(', ')}; accepted: ${JSON_FIELDS.join(', ')}.`,
+    );
 
   const text = (name: string, required: boolean): string | undefined => {
     const value = fields[name];
@@ -195,7 +213,11 @@ async function readParts(req: IncomingMessage, runtime: Runtime): Promise<{ file
       limits: { fileSize: maxFileBytes, files: MAX_FILES, fields: 20, parts: MAX_FILES + 20, headerPairs: 20 },
     });
   } catch (error) {
-    throw new HttpError(400, 'malformed_multipart', `The multipart body cannot be read: ${(error as Error).message}. Send multipart/form-data with a boundary.`);
+    throw new HttpError(
+      400,
+      'malformed_multipart',
+      `The multipart body cannot be read: ${(error as Error).message}. Send multipart/form-data with a boundary.`,
+    );
   }
 
   return new Promise<{ files: ReceivedFile[]; library?: string }>((resolve, reject) => {
@@ -226,9 +248,17 @@ async function readParts(req: IncomingMessage, runtime: Runtime): Promise<{ file
     parser.on('field', (name, value) => {
       if (name === 'library' && library === undefined) library = value;
       else if (name === 'library') fail(invalid('library', 'The form field "library" appears twice: one document set per upload.'));
-      else fail(invalid(name, `Unexpected form field "${name.slice(0, 50)}": multipart uploads take files, each stored under its file name, and optionally "library". To set a title or url, send JSON instead.`));
+      else
+        fail(
+          invalid(
+            name,
+            `Unexpected form field "${name.slice(0, 50)}": multipart uploads take files, each stored under its file name, and optionally "library". To set a title or url, send JSON instead.`,
+          ),
+        );
     });
-    parser.on('filesLimit', () => fail(new HttpError(413, 'payload_too_large', `At most ${MAX_FILES} files per request.`, { limit_files: MAX_FILES }, { connection: 'close' })));
+    parser.on('filesLimit', () =>
+      fail(new HttpError(413, 'payload_too_large', `At most ${MAX_FILES} files per request.`, { limit_files: MAX_FILES }, { connection: 'close' })),
+    );
     parser.on('partsLimit', () => fail(new HttpError(413, 'payload_too_large', 'Too many parts in the multipart body.', undefined, { connection: 'close' })));
     parser.on('fieldsLimit', () => fail(invalid('body', 'Too many form fields: multipart uploads take files only.')));
     parser.on('error', (error: Error) => fail(new HttpError(400, 'malformed_multipart', `The multipart body is malformed: ${error.message}.`)));
@@ -258,7 +288,8 @@ async function readMultipartUpload(ctx: RouteContext): Promise<{ uploads: Upload
   const seen = new Set<string>();
   const uploads: Upload[] = [];
   for (const file of files) {
-    if (file.filename === undefined) throw invalid('file', 'Every file part needs a file name (Content-Disposition filename): it becomes the document\'s title.');
+    if (file.filename === undefined)
+      throw invalid('file', "Every file part needs a file name (Content-Disposition filename): it becomes the document's title.");
     const title = file.filename.trim();
     const problem = titleProblem(title);
     if (problem) throw invalid('filename', `The file name "${title.slice(0, 100)}" ${problem}.`, { filename: title.slice(0, 300) });
@@ -322,7 +353,11 @@ export const routes: Route[] = [
     async handle(ctx) {
       const type = ctx.req.headers['content-type'];
       if (type !== undefined && !isMultipart(ctx) && !/^application\/([\w.+-]*\+)?json\s*(;|$)/i.test(type)) {
-        throw new HttpError(415, 'unsupported_media_type', `Send the documents as JSON ("Content-Type: application/json") or as files in multipart/form-data (got "${type.slice(0, 100)}").`);
+        throw new HttpError(
+          415,
+          'unsupported_media_type',
+          `Send the documents as JSON ("Content-Type: application/json") or as files in multipart/form-data (got "${type.slice(0, 100)}").`,
+        );
       }
       const encoding = ctx.req.headers['content-encoding'];
       if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
@@ -346,7 +381,18 @@ export const routes: Route[] = [
       const documents = results.map((r, i): UploadedDocument => {
         const doc = listed.get(r.id);
         // Removed again by a concurrent DELETE: report what was written.
-        if (!doc) return { id: r.id, library, title: uploads[i]!.title, uri: resourceUri(library, uploads[i]!.title), content_type: uploads[i]!.contentType, chunks: r.chunks, chars: uploads[i]!.content.length, updated_at: new Date().toISOString(), status: r.status };
+        if (!doc)
+          return {
+            id: r.id,
+            library,
+            title: uploads[i]!.title,
+            uri: resourceUri(library, uploads[i]!.title),
+            content_type: uploads[i]!.contentType,
+            chunks: r.chunks,
+            chars: uploads[i]!.content.length,
+            updated_at: new Date().toISOString(),
+            status: r.status,
+          };
         return { ...record(doc), status: r.status };
       });
       const body: UploadResponse = { documents };
@@ -386,12 +432,16 @@ export const routes: Route[] = [
       }
       const index = await indexOf(ctx);
       const docs = await index.listDocuments(library);
-      const notFound = () =>
-        new HttpError(404, 'not_found', `No document set "${library.slice(0, 100)}" in this tenant. GET /v1/documents lists the sets.`);
+      const notFound = () => new HttpError(404, 'not_found', `No document set "${library.slice(0, 100)}" in this tenant. GET /v1/documents lists the sets.`);
       if (!docs.length) throw notFound();
       if (ctx.caller.agentMode) {
         const chunks = docs.reduce((n, d) => n + d.chunks, 0);
-        await requireConfirmation(ctx, { library }, `remove the document set "${library}" (${docs.length} documents, ${chunks} chunks) from the documentation of tenant "${ctx.caller.tenant}"`, { library, documents: docs.length });
+        await requireConfirmation(
+          ctx,
+          { library },
+          `remove the document set "${library}" (${docs.length} documents, ${chunks} chunks) from the documentation of tenant "${ctx.caller.tenant}"`,
+          { library, documents: docs.length },
+        );
       }
       const removed = await index.removeLibrary(library);
       if (!removed.length) throw notFound();
@@ -415,7 +465,12 @@ export const routes: Route[] = [
       // A request marked as an agent's (X-Agent-Client, agent User-Agent) follows the policy for destructive
       // operations like any tool call: never auto-confirmed, so it needs the token of a first, refused call.
       if (ctx.caller.agentMode) {
-        await requireConfirmation(ctx, { id: doc.id }, `remove "${doc.title}" of the set "${doc.library}" (${doc.chunks} chunks) from the documentation of tenant "${ctx.caller.tenant}"`, { document: record(doc) });
+        await requireConfirmation(
+          ctx,
+          { id: doc.id },
+          `remove "${doc.title}" of the set "${doc.library}" (${doc.chunks} chunks) from the documentation of tenant "${ctx.caller.tenant}"`,
+          { document: record(doc) },
+        );
       }
       if (!(await index.removeDocument(doc.id))) throw notFound();
       return { status: 204 };
@@ -423,7 +478,12 @@ export const routes: Route[] = [
   },
 ];
 
-async function requireConfirmation(ctx: RouteContext, args: { id: string } | { library: string }, summary: string, extra: Record<string, unknown>): Promise<void> {
+async function requireConfirmation(
+  ctx: RouteContext,
+  args: { id: string } | { library: string },
+  summary: string,
+  extra: Record<string, unknown>,
+): Promise<void> {
   const ledger = ctx.runtime.services.confirmations;
   const subject = { tenant: ctx.caller.tenant, tool: 'id' in args ? 'DELETE /v1/documents/:id' : 'DELETE /v1/documents', args };
   const given = ctx.req.headers[CONFIRMATION_HEADER];

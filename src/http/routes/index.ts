@@ -11,12 +11,4 @@ import * as query from './query.js';
 import * as tools from './tools.js';
 import * as ui from './ui.js';
 
-export const ROUTE_MODULES: readonly RouteModule[] = [
-  meta,
-  mcp,
-  tools,
-  documents,
-  query,
-  me,
-  ui,
-];
+export const ROUTE_MODULES: readonly RouteModule[] = [meta, mcp, tools, documents, query, me, ui];

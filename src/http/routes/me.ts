@@ -52,7 +52,9 @@ export const routes: Route[] = [
           requests_this_month: measured?.requestsThisMonth ?? null,
           month_resets_at: (measured?.monthResetsAt ?? nextMonthStart(now)).toISOString(),
           requests_this_minute:
-            limits && limits.requestsPerMinute > 0 && measured?.minuteRemaining !== undefined ? Math.max(0, limits.requestsPerMinute - measured.minuteRemaining) : null,
+            limits && limits.requestsPerMinute > 0 && measured?.minuteRemaining !== undefined
+              ? Math.max(0, limits.requestsPerMinute - measured.minuteRemaining)
+              : null,
           document_bytes: documentBytes,
         },
       };

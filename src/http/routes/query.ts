@@ -27,7 +27,9 @@ export const routes: Route[] = [
       }
       const unknown = Object.keys(body).filter((k) => !(FIELDS as readonly string[]).includes(k));
       if (unknown.length) {
-        throw new HttpError(400, 'invalid_arguments', `Unknown field "${unknown[0]!.slice(0, 50)}"; accepted: ${FIELDS.join(', ')}.`, { field: unknown[0]!.slice(0, 50) });
+        throw new HttpError(400, 'invalid_arguments', `Unknown field "${unknown[0]!.slice(0, 50)}"; accepted: ${FIELDS.join(', ')}.`, {
+          field: unknown[0]!.slice(0, 50),
+        });
       }
       const tool = (await toolRegistry()).findTool('rag_query');
       if (!tool) throw new Error('the rag_query tool is missing from the registry');

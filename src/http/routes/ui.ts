@@ -62,14 +62,12 @@ function send(ctx: RouteContext, res: ServerResponse, asset: Loaded, type: strin
   res.end(ctx.req.method === 'HEAD' ? undefined : asset.body);
 }
 
-export const routes: Route[] = ASSETS.map(
-  ({ path, file, type }): Route => ({
-    method: 'GET',
-    path,
-    auth: 'public',
-    raw: true,
-    async handle(ctx) {
-      send(ctx, ctx.res, await load(file), type);
-    },
-  }),
-);
+export const routes: Route[] = ASSETS.map(({ path, file, type }): Route => ({
+  method: 'GET',
+  path,
+  auth: 'public',
+  raw: true,
+  async handle(ctx) {
+    send(ctx, ctx.res, await load(file), type);
+  },
+}));

@@ -83,7 +83,15 @@ function postFiles(library, files, onProgress) {
       if (xhr.status >= 200 && xhr.status < 300) resolve(parseJson(xhr.responseText));
       else reject(errorFrom(xhr.status, xhr.responseText, xhr.getResponseHeader('retry-after')));
     });
-    xhr.addEventListener('error', () => reject(new ApiError(0, 'network_error', 'The upload did not reach the docent server (the connection failed or was closed). Check that it is running; a very large upload may be over its limit.')));
+    xhr.addEventListener('error', () =>
+      reject(
+        new ApiError(
+          0,
+          'network_error',
+          'The upload did not reach the docent server (the connection failed or was closed). Check that it is running; a very large upload may be over its limit.',
+        ),
+      ),
+    );
     xhr.addEventListener('abort', () => reject(new ApiError(0, 'aborted', 'The upload was cancelled.')));
     xhr.send(form);
   });
@@ -249,7 +257,11 @@ function renderDocuments() {
         'li',
         { 'data-id': doc.id },
         el('span', { class: 'doc-title' }, doc.url ? safeLink(doc.url, doc.title) : doc.title),
-        el('span', { class: 'meta' }, ` ${doc.content_type} · ${bytes(doc.chars)} · ${count.format(doc.chunks)} ${doc.chunks === 1 ? 'chunk' : 'chunks'} · ${doc.updated_at.slice(0, 10)}`),
+        el(
+          'span',
+          { class: 'meta' },
+          ` ${doc.content_type} · ${bytes(doc.chars)} · ${count.format(doc.chunks)} ${doc.chunks === 1 ? 'chunk' : 'chunks'} · ${doc.updated_at.slice(0, 10)}`,
+        ),
         button('Delete', `Delete ${doc.title} from the set ${doc.library}`, () => deleteDocument(doc)),
       ),
     );
@@ -347,7 +359,10 @@ async function upload(files, skipped = []) {
   clearError();
   const library = $('library').value.trim() || 'default';
   if (!files.length) {
-    showError(new Error(skipped.length ? `none of the ${skipped.length} files is of a supported kind (${SUPPORTED.join(' ')})` : 'no files were chosen'), 'Uploading');
+    showError(
+      new Error(skipped.length ? `none of the ${skipped.length} files is of a supported kind (${SUPPORTED.join(' ')})` : 'no files were chosen'),
+      'Uploading',
+    );
     return;
   }
   const row = $('upload-progress-row');
@@ -375,7 +390,9 @@ async function upload(files, skipped = []) {
     const parts = Object.entries(tally)
       .filter(([, n]) => n > 0)
       .map(([status, n]) => `${n} ${status}`);
-    const skippedNote = skipped.length ? ` Skipped ${skipped.length} ${skipped.length === 1 ? 'file' : 'files'} of other kinds: ${skipped.slice(0, 5).join(', ')}${skipped.length > 5 ? ', …' : ''}.` : '';
+    const skippedNote = skipped.length
+      ? ` Skipped ${skipped.length} ${skipped.length === 1 ? 'file' : 'files'} of other kinds: ${skipped.slice(0, 5).join(', ')}${skipped.length > 5 ? ', …' : ''}.`
+      : '';
     setStatus(`Uploaded ${count.format(done)} ${done === 1 ? 'document' : 'documents'} to the set ${library} (${parts.join(', ')}).${skippedNote}`);
   } catch (error) {
     const partial = done ? ` (${done} of ${files.length} files were uploaded before this)` : '';
@@ -480,7 +497,7 @@ function renderAnswer(result) {
   $('answer-confidence').textContent = `Confidence: ${confidence}`;
   const text = $('answer-text');
   text.classList.toggle('no-match', !result.grounded);
-  text.textContent = result.grounded ? result.answer ?? '' : result.reason || 'The documentation does not answer this question.';
+  text.textContent = result.grounded ? (result.answer ?? '') : result.reason || 'The documentation does not answer this question.';
   $('sources-heading').textContent = result.grounded ? 'Sources' : 'Closest documents (they do not answer it)';
   $('sources-heading').hidden = !result.sources.length;
   $('answer-sources').replaceChildren(

@@ -25,12 +25,31 @@ export function testCertificate(): { key: string; cert: string } {
   if (cached) return cached;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'docent-tls-'));
   try {
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-      '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'), '-days', '2', '-subj', '/CN=docent test',
-      '-addext', `subjectAltName=${CERT_NAMES.map((n) => `DNS:${n}`).join(',')}`,
-      '-addext', 'basicConstraints=critical,CA:TRUE',
-    ], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        path.join(dir, 'key.pem'),
+        '-out',
+        path.join(dir, 'cert.pem'),
+        '-days',
+        '2',
+        '-subj',
+        '/CN=docent test',
+        '-addext',
+        `subjectAltName=${CERT_NAMES.map((n) => `DNS:${n}`).join(',')}`,
+        '-addext',
+        'basicConstraints=critical,CA:TRUE',
+      ],
+      { stdio: 'ignore' },
+    );
     cached = { key: readFileSync(path.join(dir, 'key.pem'), 'utf8'), cert: readFileSync(path.join(dir, 'cert.pem'), 'utf8') };
     return cached;
   } finally {
