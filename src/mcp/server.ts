@@ -14,6 +14,8 @@ import {
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
+  SetLevelRequestSchema,
+  type LoggingLevel,
   McpError,
   type CallToolResult,
   type ServerNotification,
@@ -32,6 +34,11 @@ import { listDocumentResources, readDocumentResource, RESOURCE_TEMPLATES } from 
 const presets = () => import('../../presets/index.js');
 
 export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** MCP log levels, least severe first. */
+const LOG_SEVERITY: LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+/** The level of log notifications for a session that has not sent logging/setLevel. */
+const DEFAULT_CLIENT_LOG_LEVEL: LoggingLevel = 'warning';
 
 export interface CallerIdentity {
   tenant: string;
@@ -63,6 +70,16 @@ export function toCallToolResult(outcome: ToolCallOutcome): CallToolResult {
 export function createMcpServer(options: McpServerOptions): Server {
   const { config, services, logger } = options;
   const server = new Server(SERVER_INFO, { capabilities: SERVER_CAPABILITIES, instructions: SERVER_INSTRUCTIONS });
+
+  // Log notifications (one per tool call) go to a session at the level it asked for with logging/setLevel;
+  // a session that never asked gets warnings and errors only, not a notification for every call.
+  const logLevels = new Map<string | undefined, LoggingLevel>();
+  server.setRequestHandler(SetLevelRequestSchema, async (request, extra) => {
+    logLevels.set(extra.sessionId, request.params.level);
+    return {};
+  });
+  const wants = (level: LoggingLevel, sessionId: string | undefined) =>
+    LOG_SEVERITY.indexOf(level) >= LOG_SEVERITY.indexOf(logLevels.get(sessionId) ?? DEFAULT_CLIENT_LOG_LEVEL);
 
   // Tool modules load on the first call; tools/list is served from the catalog (src/mcp/catalog.ts).
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: await toolCatalog() }));
@@ -133,16 +150,15 @@ export function createMcpServer(options: McpServerOptions): Server {
             },
     });
     const ms = Math.round(performance.now() - started);
-    await server
-      .sendLoggingMessage(
-        {
-          level: outcome.ok ? 'info' : outcome.code === 'internal_error' ? 'error' : 'warning',
-          logger: 'docent',
-          data: { tool: tool.name, ok: outcome.ok, ...(outcome.ok ? {} : { code: outcome.code }), ms },
-        },
-        extra.sessionId,
-      )
-      .catch(() => undefined);
+    const level: LoggingLevel = outcome.ok ? 'info' : outcome.code === 'internal_error' ? 'error' : 'warning';
+    if (wants(level, extra.sessionId)) {
+      await server
+        .sendLoggingMessage(
+          { level, logger: 'docent', data: { tool: tool.name, ok: outcome.ok, ...(outcome.ok ? {} : { code: outcome.code }), ms } },
+          extra.sessionId,
+        )
+        .catch(() => undefined);
+    }
     return toCallToolResult(outcome);
   });
 

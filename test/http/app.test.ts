@@ -195,6 +195,21 @@ describe('MCP over streamable HTTP (sessions)', () => {
     expect(messages[1]).toMatchObject({ level: 'info', data: { tool: 'calculator', ok: true } });
   });
 
+  it('sends a session that never set a level warnings and errors only, not a notification per call', async () => {
+    const { client } = await t.mcp(acme);
+    const messages: { level: string }[] = [];
+    let notify: () => void = () => {};
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      messages.push(n.params);
+      notify();
+    });
+    const arrived = new Promise<void>((resolve) => (notify = resolve));
+    await client.callTool({ name: 'calculator', arguments: { operation: 'add', a: 1, b: 1 } }); // info: not sent
+    await client.callTool({ name: 'calculator', arguments: { operation: 'divide', a: 1, b: 0 } }); // warning: sent
+    await arrived;
+    expect(messages.map((m) => m.level)).toEqual(['warning']);
+  });
+
   it('asks the person through elicitation in session mode, and honours the answer', async () => {
     let answer: 'accept' | 'decline' = 'decline';
     const asked: string[] = [];
