@@ -519,7 +519,7 @@ export class ChunkStore {
     let query = vectors.query().nearestTo(vector).distanceType('cosine');
     const scope = this.scopeFilter();
     if (scope) query = query.where(scope);
-    const rows = await retryRead(() => query.select(['chunk_id', 'doc_id', 'version']).limit(limit).toArray());
+    const rows = await retryRead(() => query.select(['chunk_id', 'doc_id', 'version', '_distance']).limit(limit).toArray());
     return rows.map((r) => ({ chunk_id: String(r.chunk_id), doc_id: String(r.doc_id), version: String(r.version), distance: Number(r._distance) }));
   }
 
