@@ -46,6 +46,11 @@ const held = new AsyncLocalStorage<Map<string, Held>>();
  * find a version's manifest listed before its bytes are readable on S3-compatible servers whose PUT is not
  * atomic (s3rver); AWS S3's PUT is atomic, so there this never retries. Any other error is thrown at once.
  */
+/**
+ * Retries of a read or commit that met a transient object-store failure, 20 ms doubling each time: about 5 s
+ * in all, enough for an S3 stand-in under a burst of concurrent writers to finish a PUT.
+ */
+const RETRIES = 8;
 /** An object read back empty while its PUT was still arriving (before any byte of the new version was used). */
 const EMPTY_READ = /Generic S3 error: Range started at 0 and ended at 0/;
 
@@ -54,7 +59,7 @@ export async function retryRead<T>(read: () => Promise<T>): Promise<T> {
     try {
       return await read();
     } catch (error) {
-      if (attempt >= 5 || !/LanceError\(IO\)|Generic S3 error/.test(String((error as Error)?.message))) throw error;
+      if (attempt >= RETRIES || !/LanceError\(IO\)|Generic S3 error/.test(String((error as Error)?.message))) throw error;
       await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
     }
   }
@@ -181,7 +186,7 @@ export class Store {
         try {
           return await write();
         } catch (error) {
-          if (attempt >= 5 || !EMPTY_READ.test(String((error as Error)?.message))) throw error;
+          if (attempt >= RETRIES || !EMPTY_READ.test(String((error as Error)?.message))) throw error;
           await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
         }
       }
@@ -202,7 +207,7 @@ export class Store {
           } catch (error) {
             // Only a table that is listed (being created elsewhere) is worth another try; any other failure
             // (a data directory that cannot be written, say) is reported at once.
-            if (attempt >= 6 || !(await this.db.tableNames().catch((): string[] => [])).includes(name)) throw error;
+            if (attempt >= RETRIES || !(await this.db.tableNames().catch((): string[] => [])).includes(name)) throw error;
             await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
           }
         }
