@@ -306,6 +306,8 @@ describe('the operator page when the server fails', () => {
       await page.goto(`${t.url}/`);
       await connect(page, key);
       await waitForText(page, '#me-tenant', 'acme');
+      // The set list is rendered once the document list has loaded; only then is the choice below kept.
+      await page.locator('#document-list:not([aria-busy])').waitFor({ state: 'attached' });
       // A set the tenant lacks: 404 with the server's message.
       await page.evaluate(() => {
         const select = document.getElementById('ask-library') as HTMLSelectElement;

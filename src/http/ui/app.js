@@ -227,13 +227,18 @@ async function refreshMe() {
 
 async function loadDocuments() {
   if (!state.key) return;
+  // The list says it is being refreshed (assistive technology, and anyone waiting for it to settle).
+  const list = $('document-list');
+  list.setAttribute('aria-busy', 'true');
   try {
-    const list = await api('GET', '/v1/documents');
-    state.documents = list.documents;
-    state.libraries = list.libraries;
+    const loaded = await api('GET', '/v1/documents');
+    state.documents = loaded.documents;
+    state.libraries = loaded.libraries;
   } catch (error) {
     showError(error, 'Listing the documents');
     return;
+  } finally {
+    list.removeAttribute('aria-busy');
   }
   renderDocuments();
   renderLibraryChoice();
