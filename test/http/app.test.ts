@@ -12,7 +12,7 @@ import { HttpError } from '../../src/http/route.js';
 import { TOOLS } from '../../tools/index.js';
 import { rawRequest } from '../helpers/cli.js';
 import { textOf } from '../helpers/harness.js';
-import { INITIALIZE, MCP_HEADERS, startApp, type TestApp } from './helpers.js';
+import { INITIALIZE, MCP_HEADERS, restCall, startApp, type TestApp } from './helpers.js';
 
 let t: TestApp;
 let acme: string;
@@ -39,12 +39,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const rest = (name: string, body: unknown, key: string | undefined, headers: Record<string, string> = {}) =>
-  rawRequest(`${t.url}/v1/tools/${name}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
+const rest = (name: string, body: unknown, key: string | undefined, headers: Record<string, string> = {}) => restCall(t.url, name, body, key, headers);
 
 describe('request pipeline', () => {
   it('serves the manifest and health publicly, with the listening base URL', async () => {

@@ -13,6 +13,7 @@ import { loadConfig } from '../../src/config.js';
 import { createHttpApp, type HttpApp, type HttpAppOptions } from '../../src/http/app.js';
 import { silentLogger } from '../../src/logging.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
+import { rawRequest } from '../helpers/cli.js';
 import { tempDir } from '../helpers/harness.js';
 
 export interface TestApp {
@@ -80,3 +81,12 @@ export const INITIALIZE = JSON.stringify({
   method: 'initialize',
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
 });
+
+/** POST /v1/tools/:name on the app at `url`, with an optional key and headers; a string body is sent as is. */
+export function restCall(url: string, name: string, body: unknown, key: string | undefined, headers: Record<string, string> = {}) {
+  return rawRequest(`${url}/v1/tools/${name}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}

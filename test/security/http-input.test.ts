@@ -7,7 +7,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawRequest } from '../helpers/cli.js';
-import { startApp, type TestApp } from '../http/helpers.js';
+import { restCall, startApp, type TestApp } from '../http/helpers.js';
 
 let t: TestApp;
 let acme: string;
@@ -18,12 +18,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const rest = (name: string, body: unknown, key: string | undefined, headers: Record<string, string> = {}) =>
-  rawRequest(`${t.url}/v1/tools/${name}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}), ...headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
+const rest = (name: string, body: unknown, key: string | undefined, headers: Record<string, string> = {}) => restCall(t.url, name, body, key, headers);
 
 describe('Host, Origin and request bodies', () => {
   it('refuses foreign Host and Origin on every route before anything else', async () => {

@@ -344,6 +344,13 @@ function isMultipart(ctx: RouteContext): boolean {
   return (ctx.req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase() === 'multipart/form-data';
 }
 
+/** The optional `library` query parameter (the only one these routes take), checked. */
+async function libraryParameter(ctx: RouteContext): Promise<string | undefined> {
+  const unknown = [...ctx.query.keys()].filter((k) => k !== 'library');
+  if (unknown.length) throw invalid(unknown[0]!.slice(0, 50), `Unknown query parameter "${unknown[0]!.slice(0, 50)}"; accepted: library.`);
+  return libraryOf(ctx.query.get('library') ?? undefined, 'the query parameter');
+}
+
 export const routes: Route[] = [
   {
     method: 'POST',
@@ -404,9 +411,7 @@ export const routes: Route[] = [
     path: '/v1/documents',
     auth: 'key',
     async handle(ctx) {
-      const unknown = [...ctx.query.keys()].filter((k) => k !== 'library');
-      if (unknown.length) throw invalid(unknown[0]!.slice(0, 50), `Unknown query parameter "${unknown[0]!.slice(0, 50)}"; accepted: library.`);
-      const library = await libraryOf(ctx.query.get('library') ?? undefined, 'the query parameter');
+      const library = await libraryParameter(ctx);
       const index = await indexOf(ctx);
       const sets = await index.listLibraries();
       const docs = await index.listDocuments(library);
@@ -424,9 +429,7 @@ export const routes: Route[] = [
     path: '/v1/documents',
     auth: 'key',
     async handle(ctx) {
-      const unknown = [...ctx.query.keys()].filter((k) => k !== 'library');
-      if (unknown.length) throw invalid(unknown[0]!.slice(0, 50), `Unknown query parameter "${unknown[0]!.slice(0, 50)}"; accepted: library.`);
-      const library = await libraryOf(ctx.query.get('library') ?? undefined, 'the query parameter');
+      const library = await libraryParameter(ctx);
       if (library === undefined) {
         throw invalid('library', 'Name the document set to remove: DELETE /v1/documents?library=NAME (or one document: DELETE /v1/documents/:id).');
       }
