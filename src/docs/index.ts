@@ -621,7 +621,9 @@ export class DocIndex {
     const ranked = retrieval.documents.map((d) => d.doc.title);
 
     // 3. Evidence, and 4. the decision.
-    let evidence = gatherEvidence(question, retrieval, identifiers, stats, await nonNounWords(question));
+    // The tagger tells what kind of word a missing one is; with no question word missing it has nothing to say.
+    const nonNouns = terms.some((t) => !t.known) ? await nonNounWords(question) : new Set<string>();
+    let evidence = gatherEvidence(question, retrieval, identifiers, stats, nonNouns);
     const top = retrieval.documents[0];
     // Alternative wordings (the caller's keywords, a model's rewrite) that found the passages: the evidence
     // is also read with their words, and the stronger reading decides (never against a missing identifier).
