@@ -1,6 +1,7 @@
 /**
  * Parts of speech of a question's words, from compromise's English tagger (a lexicon and rules, loaded on
- * first use, ~0.25 s once, under 1 ms a question). The refusal evidence uses them to tell what a missing
+ * first use: about 0.3–0.6 s once, then 2–3 ms a question on this project's machine, so it runs only when a
+ * question word is missing from the documentation). The refusal evidence uses them to tell what a missing
  * word says: a noun the documentation never uses (a product, a feature, a thing) says more about whether it
  * can answer than a verb, adjective or adverb it happens not to use ("supposedly", "cheap", "lingering").
  */
