@@ -42,27 +42,33 @@ interface Held {
 const held = new AsyncLocalStorage<Map<string, Held>>();
 
 /**
- * Runs a read again when the object store answered with a transient I/O failure. A read racing a commit can
- * find a version's manifest listed before its bytes are readable on S3-compatible servers whose PUT is not
- * atomic (s3rver); AWS S3's PUT is atomic, so there this never retries. Any other error is thrown at once.
- */
-/**
- * Retries of a read or commit that met a transient object-store failure, 20 ms doubling each time: about 5 s
- * in all, enough for an S3 stand-in under a burst of concurrent writers to finish a PUT.
+ * Retries of an operation that met a transient object-store failure, 20 ms doubling each time: about 5 s in
+ * all, enough for an S3 stand-in under a burst of concurrent writers to finish a PUT.
  */
 const RETRIES = 8;
 /** An object read back empty while its PUT was still arriving (before any byte of the new version was used). */
 const EMPTY_READ = /Generic S3 error: Range started at 0 and ended at 0/;
+const messageOf = (error: unknown) => String((error as Error)?.message);
 
-export async function retryRead<T>(read: () => Promise<T>): Promise<T> {
+/** Runs `op`, and again after a backoff (RETRIES times at most) while `retryable` says its failure is transient. */
+async function retrying<T>(op: () => Promise<T>, retryable: (error: unknown) => boolean | Promise<boolean>): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await read();
+      return await op();
     } catch (error) {
-      if (attempt >= RETRIES || !/LanceError\(IO\)|Generic S3 error/.test(String((error as Error)?.message))) throw error;
+      if (attempt >= RETRIES || !(await retryable(error))) throw error;
       await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
     }
   }
+}
+
+/**
+ * Runs a read again when the object store answered with a transient I/O failure. A read racing a commit can
+ * find a version's manifest listed before its bytes are readable on S3-compatible servers whose PUT is not
+ * atomic (s3rver); AWS S3's PUT is atomic, so there this never retries. Any other error is thrown at once.
+ */
+export function retryRead<T>(read: () => Promise<T>): Promise<T> {
+  return retrying(read, (error) => /LanceError\(IO\)|Generic S3 error/.test(messageOf(error)));
 }
 
 export type ColumnType = 'string' | 'number' | 'boolean' | 'json';
@@ -180,17 +186,15 @@ export class Store {
    * S3 stand-in such as s3rver, see retryRead) wrote nothing, and is tried again.
    */
   commit<T>(name: string, write: () => Promise<T>): Promise<T> {
-    return this.exclusive(name, async () => {
-      for (let attempt = 0; ; attempt++) {
-        await held.getStore()!.get(name)!.fence();
-        try {
-          return await write();
-        } catch (error) {
-          if (attempt >= RETRIES || !EMPTY_READ.test(String((error as Error)?.message))) throw error;
-          await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
-        }
-      }
-    });
+    return this.exclusive(name, () =>
+      retrying(
+        async () => {
+          await held.getStore()!.get(name)!.fence();
+          return write();
+        },
+        (error) => EMPTY_READ.test(messageOf(error)),
+      ),
+    );
   }
 
   /** Opens a table, creating it empty with the given Arrow schema when missing (safe under races). */
@@ -200,17 +204,15 @@ export class Store {
       table = this.exclusive(`create:${name}`, async () => {
         // Another process may be creating the same table right now: its folder is listed before its first
         // version is written, and opening it then fails. Such a table is retried briefly before giving up.
-        for (let attempt = 0; ; attempt++) {
-          try {
+        // Only a table that is listed (being created elsewhere) is worth another try; any other failure (a data
+        // directory that cannot be written, say) is reported at once.
+        return retrying(
+          async () => {
             if ((await this.db.tableNames()).includes(name)) return await this.db.openTable(name);
             return await this.db.createEmptyTable(name, schema, { existOk: true });
-          } catch (error) {
-            // Only a table that is listed (being created elsewhere) is worth another try; any other failure
-            // (a data directory that cannot be written, say) is reported at once.
-            if (attempt >= RETRIES || !(await this.db.tableNames().catch((): string[] => [])).includes(name)) throw error;
-            await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
-          }
-        }
+          },
+          async () => (await this.db.tableNames().catch((): string[] => [])).includes(name),
+        );
       });
       this.tables.set(name, table);
       table.catch(() => this.tables.delete(name));
