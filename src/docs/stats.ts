@@ -84,17 +84,20 @@ export class CorpusStats {
     const n = this.titles.size;
     if (!n) return out;
     const mean = this.titleLength / n || 1;
-    const unique = [...new Set(terms)];
+    // With `bodyForm` (BM25F's one IDF over every field), a word most documents use in their text says little
+    // about which one the question means, however few titles hold it ("MkDocs", "install").
+    const idf = new Map(
+      [...new Set(terms)].map((t) => {
+        const df = Math.max(this.titleDf.get(t) ?? 0, bodyForm ? (this.docFreq.get(bodyForm(t)) ?? 0) : 0);
+        return [t, Math.log(1 + (n - df + 0.5) / (df + 0.5))];
+      }),
+    );
     for (const [doc, title] of this.titles) {
       let score = 0;
-      for (const t of unique) {
+      for (const [t, weight] of idf) {
         const tf = title.tf.get(t);
         if (!tf) continue;
-        // With `bodyForm` (BM25F's one IDF over every field), a word most documents use in their text says
-        // little about which one the question means, however few titles hold it ("MkDocs", "install").
-        const df = Math.max(this.titleDf.get(t) ?? 0, bodyForm ? (this.docFreq.get(bodyForm(t)) ?? 0) : 0);
-        const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-        score += (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * title.length) / mean));
+        score += (weight * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * title.length) / mean));
       }
       if (score > 0) out.set(doc, score);
     }
