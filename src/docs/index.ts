@@ -16,7 +16,7 @@
  */
 import { ToolError } from '../errors.js';
 import type { Logger } from '../logging.js';
-import type { ChunkStore, DocumentWrite, VectorRow } from '../storage/chunks.js';
+import type { ChunkStore, DocumentRow, DocumentWrite, VectorRow } from '../storage/chunks.js';
 import { renderQuotes, selectQuotes, specificCoverage, weightsFor, DEFAULT_ANSWER_OPTIONS, type AnswerOptions, type Citation } from './answer.js';
 import type { Embedder } from '../model/embeddings.js';
 import { answersProbability, CALIBRATION, confidenceOf, gatherEvidence, type Evidence } from './evidence.js';
@@ -128,6 +128,8 @@ function describe(candidate: Candidate): string {
 
 export class DocIndex {
   private stats?: CorpusStats;
+  /** The document rows `stats` was built from. */
+  private rows: DocumentRow[] = [];
   /** Statistics of each document set asked about since the documents last changed. */
   private readonly scopedStats = new Map<string, CorpusStats>();
   private statsGeneration = -1;
@@ -563,14 +565,16 @@ export class DocIndex {
   private async currentStats(library?: string): Promise<CorpusStats> {
     const generation = await this.store.generation();
     if (!this.stats || generation !== this.statsGeneration) {
-      this.stats = new CorpusStats(await this.store.documents());
+      this.rows = await this.store.documents();
+      this.stats = new CorpusStats(this.rows);
       this.scopedStats.clear();
       this.statsGeneration = generation;
     }
     if (library === undefined) return this.stats;
     let scoped = this.scopedStats.get(library);
     if (!scoped) {
-      scoped = new CorpusStats(await this.store.documents(library));
+      // From the rows the whole corpus was read from: the same generation, no second read.
+      scoped = new CorpusStats(this.rows.filter((r) => r.library === library));
       this.scopedStats.set(library, scoped);
     }
     return scoped;

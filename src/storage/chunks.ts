@@ -143,7 +143,7 @@ const LEGACY_LIBRARY = DEFAULT_LIBRARY;
 
 /**
  * Columns added since a table was first written, with the value its old rows read as. Added on open (once,
- * under the store's mutex), so data directories of earlier versions keep working without a re-ingest.
+ * under the tenant's write lock), so data directories of earlier versions keep working without a re-ingest.
  */
 const ADDED_COLUMNS: Record<'documents' | 'chunks' | 'vectors', { name: string; valueSql: string }[]> = {
   documents: [
@@ -259,11 +259,9 @@ export class ChunkStore {
     return retryRead(() => this.docs.version());
   }
 
-  /** Every document row (of one set when `library` is given), without its content (see `content`). */
-  async documents(library?: string): Promise<DocumentRow[]> {
-    let query = this.docs.query();
-    if (library !== undefined) query = query.where(`library = ${sqlLiteral(library)}`);
-    return (await retryRead(() => query.select(ROW_COLUMNS).toArray())).map(plainDoc);
+  /** Every document row, without its content (see `content`). */
+  async documents(): Promise<DocumentRow[]> {
+    return (await retryRead(() => this.docs.query().select(ROW_COLUMNS).toArray())).map(plainDoc);
   }
 
   /** Ids of the documents written before their text was stored (before document sets existed). */
