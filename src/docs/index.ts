@@ -16,7 +16,7 @@
  */
 import { ToolError } from '../errors.js';
 import type { Logger } from '../logging.js';
-import type { ChunkStore, DocumentRow, DocumentWrite, VectorRow } from '../storage/chunks.js';
+import type { ChunkStore, DocumentRow, DocumentSummary, DocumentWrite, VectorRow } from '../storage/chunks.js';
 import { renderQuotes, selectQuotes, specificCoverage, weightsFor, DEFAULT_ANSWER_OPTIONS, type AnswerOptions, type Citation } from './answer.js';
 import type { Embedder } from '../model/embeddings.js';
 import { answersProbability, CALIBRATION, confidenceOf, gatherEvidence, type Evidence } from './evidence.js';
@@ -469,34 +469,7 @@ export class DocIndex {
   /** The documents (of one set when `library` is given), ordered by set, then title. */
   async listDocuments(library?: string): Promise<DocumentInfo[]> {
     const rows = (await this.store.summaries()).filter((r) => library === undefined || r.library === library);
-    return rows
-      .map((r) => ({
-        id: r.doc_id,
-        library: r.library,
-        title: r.title,
-        uri: resourceUri(r.library, r.title),
-        ...(r.url ? { url: r.url } : {}),
-        content_type: r.content_type,
-        chunks: r.chunks,
-        chars: r.chars,
-        hash: r.hash,
-        updated_at: r.updated_at,
-        origin: r.origin,
-      }))
-      .sort((a, b) => compare(a.library, b.library) || compare(a.title, b.title));
-  }
-
-  /** The document sets, ordered by name, with their sizes. */
-  async listLibraries(): Promise<{ library: string; documents: number; chunks: number; chars: number }[]> {
-    const sets = new Map<string, { library: string; documents: number; chunks: number; chars: number }>();
-    for (const r of await this.store.summaries()) {
-      const set = sets.get(r.library) ?? { library: r.library, documents: 0, chunks: 0, chars: 0 };
-      set.documents++;
-      set.chunks += r.chunks;
-      set.chars += r.chars;
-      sets.set(r.library, set);
-    }
-    return [...sets.values()].sort((a, b) => compare(a.library, b.library));
+    return rows.map(documentInfo).sort((a, b) => compare(a.library, b.library) || compare(a.title, b.title));
   }
 
   /**
@@ -537,13 +510,13 @@ export class DocIndex {
    * what was indexed from it), or for documents stored before their text was kept, their passages in order.
    */
   async readDocument(library: string, title: string): Promise<{ doc: DocumentInfo; text: string; mimeType: string } | undefined> {
-    const doc = (await this.listDocuments(library)).find((d) => d.title === title);
-    if (!doc) return undefined;
+    const row = (await this.store.summaries()).find((r) => r.library === library && r.title === title);
+    if (!row) return undefined;
+    const doc = documentInfo(row);
     const stored = (await this.store.content(doc.id)) ?? '';
     const kind = doc.content_type as ContentType;
     if (!stored) {
-      const row = (await this.store.summaries()).find((r) => r.doc_id === doc.id);
-      const chunks = row ? await this.store.chunksOf(doc.id, row.version) : [];
+      const chunks = await this.store.chunksOf(doc.id, row.version);
       const text = chunks
         .map((c, i) => (c.section && (i === 0 || c.section !== chunks[i - 1]!.section) ? `## ${c.section}\n\n${c.text}` : c.text))
         .join('\n\n');
@@ -802,6 +775,23 @@ export class DocIndex {
     });
     return out;
   }
+}
+
+/** What the index tells of a stored document. */
+function documentInfo(r: DocumentSummary): DocumentInfo {
+  return {
+    id: r.doc_id,
+    library: r.library,
+    title: r.title,
+    uri: resourceUri(r.library, r.title),
+    ...(r.url ? { url: r.url } : {}),
+    content_type: r.content_type,
+    chunks: r.chunks,
+    chars: r.chars,
+    hash: r.hash,
+    updated_at: r.updated_at,
+    origin: r.origin,
+  };
 }
 
 /** A source's document: its path, its set and the resource URI of its whole text. */

@@ -7,6 +7,7 @@
  * Pure (no I/O, no LanceDB): the HTTP routes, the CLI, the MCP server and the storage seam all read it.
  */
 import path from 'node:path';
+import type { DocumentInfo } from './types.js';
 
 /** The set of uploads that name none, and of every document stored before sets existed. */
 export const DEFAULT_LIBRARY = 'default';
@@ -67,4 +68,17 @@ export function parseResourceUri(uri: string): { library: string; title: string 
   } catch {
     return undefined;
   }
+}
+
+/** The document sets among `docs`, ordered by name, with their sizes. */
+export function librariesOf(docs: DocumentInfo[]): { library: string; documents: number; chunks: number; chars: number }[] {
+  const sets = new Map<string, { library: string; documents: number; chunks: number; chars: number }>();
+  for (const d of docs) {
+    const set = sets.get(d.library) ?? { library: d.library, documents: 0, chunks: 0, chars: 0 };
+    set.documents++;
+    set.chunks += d.chunks;
+    set.chars += d.chars;
+    sets.set(d.library, set);
+  }
+  return [...sets.values()].sort((a, b) => (a.library < b.library ? -1 : a.library > b.library ? 1 : 0));
 }

@@ -22,7 +22,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { DocumentInfo, DocIndex } from '../../docs/index.js';
-import { DEFAULT_LIBRARY, libraryProblem, resourceUri } from '../../docs/library.js';
+import { DEFAULT_LIBRARY, librariesOf, libraryProblem, resourceUri } from '../../docs/library.js';
 import type { ContentType } from '../../docs/parse.js';
 import type {
   DocumentContentType,
@@ -412,9 +412,9 @@ export const routes: Route[] = [
     auth: 'key',
     async handle(ctx) {
       const library = await libraryParameter(ctx);
-      const index = await indexOf(ctx);
-      const sets = await index.listLibraries();
-      const docs = await index.listDocuments(library);
+      const all = await (await indexOf(ctx)).listDocuments();
+      const sets = librariesOf(all);
+      const docs = library === undefined ? all : all.filter((d) => d.library === library);
       const body: DocumentListResponse = {
         documents: docs.map(record),
         libraries: sets.map(({ library: name, documents, chars }) => ({ library: name, documents, chars })),
