@@ -14,6 +14,7 @@ import {
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
+  LoggingLevelSchema,
   SetLevelRequestSchema,
   type LoggingLevel,
   McpError,
@@ -35,8 +36,8 @@ const presets = () => import('../../presets/index.js');
 
 export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
-/** MCP log levels, least severe first. */
-const LOG_SEVERITY: LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+/** MCP log levels, least severe first (the protocol's own order). */
+const LOG_SEVERITY: readonly LoggingLevel[] = LoggingLevelSchema.options;
 /** The level of log notifications for a session that has not sent logging/setLevel. */
 const DEFAULT_CLIENT_LOG_LEVEL: LoggingLevel = 'warning';
 
