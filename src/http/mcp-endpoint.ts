@@ -1,5 +1,5 @@
 /**
- * Streamable HTTP MCP at /mcp, on the SDK's StreamableHTTPServerTransport.
+ * Streamable HTTP MCP at /mcp, on docent's node:http transport (mcp-transport.ts: the wire format, id and version checks).
  *
  * Sessions (the default): `initialize` without a session id opens a session (its own MCP server and
  * transport) bound to the caller's tenant; later requests carry `Mcp-Session-Id`. A session id presented
@@ -25,11 +25,11 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpServer, type Extra } from '../mcp/server.js';
 import { isAgentRequest } from '../policy/agent-mode.js';
 import type { Runtime } from '../runtime.js';
+import { NodeHttpTransport } from './mcp-transport.js';
 import { sendJson } from './respond.js';
 import type { RouteContext } from './route.js';
 
@@ -43,7 +43,7 @@ interface Session {
   id: string;
   tenant: string;
   server: Server;
-  transport: StreamableHTTPServerTransport;
+  transport: NodeHttpTransport;
   lastSeen: number;
   /** Requests of this session still open (a GET stream stays open for the session's life). */
   open: number;
@@ -237,14 +237,14 @@ export class McpEndpoint {
       id: '',
       tenant,
       server,
-      transport: undefined as unknown as StreamableHTTPServerTransport,
+      transport: undefined as unknown as NodeHttpTransport,
       lastSeen: Date.now(),
       open: 0,
       streams: 0,
       closed: false,
     };
-    session.transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => slot,
+    session.transport = new NodeHttpTransport({
+      sessionId: slot,
       onsessioninitialized: (id) => {
         session.id = id;
         this.sessions.set(id, session);
@@ -284,7 +284,7 @@ export class McpEndpoint {
 
   private async stateless(ctx: RouteContext): Promise<void> {
     const server = this.newServer(ctx.caller.tenant, false);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const transport = new NodeHttpTransport();
     ctx.res.once('close', () => {
       void server.close().catch(() => undefined);
     });
