@@ -8,17 +8,7 @@
  * mean and the worst development corpus; the lockbox corpus (corpora.json) is reported in aggregate only and
  * is never fitted on, dumped or listed question by question.
  *
- * Options:
- * - `--only a,b`: these sets only; `--corpus DIR --questions FILE`: one set of your own instead;
- * - `--fast`: leave out the naive baseline (1,500-character windows stepping 1,200, LanceDB full-text search
- *   with default settings, always answers; its answer match counts the top three windows, 4,500 characters);
- * - `--ablate X[,Y]`: turn components off (`--ablate list` names them), to see what each one earns;
- * - `--fit`: print the calibration fitted on all development corpora pooled (for src/docs/tuning.ts);
- * - `--save FILE` / `--compare FILE`: keep per-question outcomes, and count per corpus the questions a change
- *   gained and lost against a saved run (the noise yardstick: docent is deterministic, so a run repeats
- *   exactly; what varies is which questions a change happens to move, see printNoise);
- * - `--embeddings`: hybrid retrieval with the configured DOCENT_EMBEDDINGS_* endpoint;
- * - `--verbose` / `--dump FILE`: the misses / every trace (never the lockbox's); `--json`: the report as JSON.
+ * Options: HELP below (`npm run eval -- --help`).
  *
  * Calibration is reported leave-one-corpus-out: each development corpus's ECE comes from a model fitted on the
  * other development corpora; the lockbox and extra sets are measured with the model fitted on all of them.
@@ -607,6 +597,29 @@ function printComparison(before: Saved, reports: SetReport[], graded: Map<string
 
 // ------------------------------------------------------------------ main
 
+const HELP = `Usage: npm run eval [-- options]
+
+The documentation-answer benchmark: every corpus of scripts/eval/corpora/, the package READMEs and, when
+present, ../shared/eval, each ingested into a fresh data directory and asked through rag_query. Reports each
+corpus, the mean and the worst development corpus; the lockbox corpus in aggregate only.
+
+Options:
+  --only a,b              these sets only (names as in the report)
+  --corpus DIR --questions FILE
+                          one set of your own instead (questions in the ../shared/eval format)
+  --fast                  leave out the naive baseline (1,500-character windows, plain full-text search)
+  --ablate X[,Y]          turn components off; --ablate list names them
+  --set key=value[,...]   override src/docs/tuning.ts values for this run
+  --fit                   print the calibration fitted on all development corpora pooled
+  --save FILE             keep per-question outcomes
+  --compare FILE          count per corpus the questions gained and lost against a saved run
+  --embeddings            hybrid retrieval with the configured DOCENT_EMBEDDINGS_* endpoint
+  -v, --verbose           print the misses (never the lockbox's)
+  --dump FILE             every trace as JSON lines (never the lockbox's)
+  --json                  the report as JSON
+  -h, --help              this text
+`;
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -623,8 +636,13 @@ async function main(): Promise<void> {
       json: { type: 'boolean' },
       dump: { type: 'string' },
       verbose: { type: 'boolean', short: 'v' },
+      help: { type: 'boolean', short: 'h' },
     },
   });
+  if (values.help) {
+    process.stdout.write(HELP);
+    return;
+  }
   const ablate = values.ablate
     ? values.ablate
         .split(',')
@@ -746,6 +764,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    process.stderr.write(`eval: ${(error as Error).message} (npm run eval -- --help lists the options)\n`);
+    process.exitCode = 2;
+    return;
+  }
   process.stderr.write(`eval: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exitCode = 1;
 });
