@@ -1,15 +1,19 @@
 /**
  * What a question asks about: its weighted terms, and the code identifiers it names. An identifier the
  * documentation never mentions is the clearest sign that it cannot answer ("How do I use
- * `pino.rotateFiles()`?" when pino has no such method). Names are recognised by their shape only, never
- * by a word list:
+ * `pino.rotateFiles()`?" when pino has no such method).
+ *
+ * Identifiers are found by the one recogniser in tokens.ts (`analyze`, which also indexes them), so a name is
+ * the same thing in a question and in a passage; this module only decides which shapes a question's name
+ * must have in the documentation, never by a word list:
  *
  * - strong (a refusal on their own when absent): `backticked`, calls `foo()` / `a.b()`, member paths
- *   `a.b` (not `Node.js`, `e.g.`, file names), lower camelCase `nestedKey`, snake_case `DEBUG_COLORS`,
- *   flags `--preid`, environment references `$env:DEBUG`, scoped packages `@koa/cors`;
- * - weak (evidence, not proof): capitalised CamelCase `AsyncLocalStorage` (often a product name).
+ *   `a.b` / `a[i].b` (not `Node.js`, `e.g.`, file names or domains), lower camelCase `nestedKey`, snake_case
+ *   `DEBUG_COLORS`, flags `--preid`, environment references `$env:DEBUG`, scoped packages `@koa/cors`;
+ * - weak (evidence, not proof): capitalised CamelCase `AsyncLocalStorage` (often a product name);
+ * - neither: hyphenated, slashed or prefixed words (`utf-8`, `and/or`, `node:http`), one-dash flags, `$`-keywords.
  */
-import { analyze, LATIN_ABBREVIATION, spellingVariants, type Stemmer } from './tokens.js';
+import { analyze, spellingVariants, type Stemmer } from './tokens.js';
 import type { CorpusStats } from './stats.js';
 
 export interface QuestionIdentifier {
@@ -23,6 +27,31 @@ export interface QuestionIdentifier {
 }
 
 const FILE_OR_DOMAIN = /\.(js|mjs|cjs|ts|mts|cts|jsx|tsx|json|md|mdx|yml|yaml|toml|html?|css|txt|com|org|io|net|dev|sh|py|lock)$/i;
+const NAME = String.raw`[A-Za-z_$][\w$]*`;
+const MEMBER_PATH = new RegExp(String.raw`^${NAME}(?:\[[^\]\s]{0,12}\])*(?:\.${NAME}(?:\[[^\]\s]{0,12}\])*)+$`);
+
+/** Whether a name the question uses must be in the documentation (strong), only hints so (weak), or neither. */
+function strength(surface: string): boolean | undefined {
+  const call = surface.endsWith('()');
+  const bare = surface.replace(/\(\)$/, '');
+  if (/^--[A-Za-z]/.test(bare)) return true;
+  if (/^\$[A-Za-z_]\w*:[A-Za-z_]\w*$/.test(bare)) return true;
+  if (/^@[a-z0-9][\w.-]*\/[a-z0-9][\w.-]*$/i.test(bare)) return true;
+  if (MEMBER_PATH.test(bare)) return call || !FILE_OR_DOMAIN.test(bare) ? true : undefined;
+  if (!new RegExp(`^${NAME}$`).test(bare) || bare.startsWith('$')) return undefined;
+  // "See Buffer(...)": a capitalised call is a constructor in prose as often as a name; lower-case calls count.
+  if (call) return /[a-z][A-Z_]|^[a-z_$][\w$]*$/.test(bare) ? true : undefined;
+  if (/^[a-z][a-z0-9]*[A-Z][a-z]/.test(bare) || /[A-Za-z]_[A-Za-z]/.test(bare)) return true;
+  if (/^[A-Z][a-z0-9]+[A-Z][a-z]/.test(bare) || /^[A-Z]{2,}[a-z]+[A-Z]/.test(bare)) return false;
+  return undefined;
+}
+
+function memberOf(surface: string): { key: string; surface: string } | undefined {
+  const parts = surface.replace(/\(.*$/, '').split('.');
+  if (parts.length < 2) return undefined;
+  const last = parts.at(-1)!.replace(/\[.*$/, '');
+  return last ? { key: last.toLowerCase(), surface: last } : undefined;
+}
 
 function pushUnique(list: QuestionIdentifier[], id: QuestionIdentifier): void {
   const existing = list.find((x) => x.key === id.key);
@@ -30,22 +59,14 @@ function pushUnique(list: QuestionIdentifier[], id: QuestionIdentifier): void {
     existing.strong ||= id.strong;
     return;
   }
-  // A shorter identifier inside a longer one already found (`nestedKey` in `opts.nestedKey`) adds nothing.
-  if (list.some((x) => x.key.includes(id.key) && x.key !== id.key && id.key.length > 0 && x.member?.key === id.key)) return;
+  // A name that is a segment of a path already found (`nestedKey` in `opts.nestedKey()`) adds nothing.
+  if (list.some((x) => x.key !== id.key && x.key.split(/[.[\]]/).includes(id.key))) return;
   list.push(id);
-}
-
-function memberOf(surface: string): { key: string; surface: string } | undefined {
-  const parts = surface.replace(/\(.*$/, '').split('.');
-  if (parts.length < 2) return undefined;
-  const last = parts.at(-1)!;
-  return last ? { key: last.toLowerCase(), surface: last } : undefined;
 }
 
 export function questionIdentifiers(question: string): QuestionIdentifier[] {
   const out: QuestionIdentifier[] = [];
-  const text = question;
-  for (const m of text.matchAll(/`([^`\n]{1,80})`/g)) {
+  for (const m of question.matchAll(/`([^`\n]{1,80})`/g)) {
     const span = m[1]!.trim().replace(/\(.*\)$/, '()');
     const bare = span.replace(/\(\)$/, '');
     if (!bare) continue;
@@ -53,39 +74,15 @@ export function questionIdentifiers(question: string): QuestionIdentifier[] {
     // the documentation must have.
     pushUnique(out, { surface: span, key: bare.toLowerCase(), member: memberOf(bare), strong: /[A-Za-z]/.test(bare) && !/\s/.test(bare) });
   }
-  const prose = text.replace(/`[^`\n]*`/g, ' ');
-  // Calls and member paths: foo(), a.b(), a.b, a.b.c('x')
-  for (const m of prose.matchAll(/(?<![\w$.])([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)(\s*\((?:[^()]{0,40})\))?/g)) {
-    const path = m[1]!;
-    const call = Boolean(m[2]) && !/\s/.test(m[2]![0]!);
-    const dotted = path.includes('.');
-    if (!dotted && !call) continue;
-    if (dotted && !call && FILE_OR_DOMAIN.test(path)) continue;
-    if (LATIN_ABBREVIATION.test(path)) continue;
-    // "function (Object)" style prose is not a call: a call has no space and an identifier-like name.
-    if (!dotted && call && !/[a-z][A-Z_]|^[a-z_$][\w$]*$/.test(path)) continue;
-    const surface = call ? `${path}()` : path;
-    pushUnique(out, { surface, key: path.toLowerCase(), member: memberOf(path), strong: true });
-  }
-  for (const m of prose.matchAll(/(?<![\w$.-])(--[A-Za-z][\w-]*(?:=[\w.@/:-]+)?)/g)) {
-    const flag = m[1]!.replace(/[.:,-]+$/, '');
-    pushUnique(out, { surface: flag, key: flag.toLowerCase(), strong: true });
-  }
-  // Scoped npm packages: `@koa/cors` names one package and nothing else.
-  for (const m of prose.matchAll(/(?<![\w@/])(@[a-z0-9][\w.-]*\/[a-z0-9][\w.-]*[a-z0-9])/gi)) {
-    pushUnique(out, { surface: m[1]!, key: m[1]!.toLowerCase(), strong: true });
-  }
-  for (const m of prose.matchAll(/(\$[A-Za-z_]\w*:[A-Za-z_]\w*)/g)) {
-    pushUnique(out, { surface: m[1]!, key: m[1]!.toLowerCase(), strong: true });
-  }
-  for (const m of prose.matchAll(/(?<![\w$.])([A-Za-z_$][\w$]*)(?![\w$(]|\.[A-Za-z_$])/g)) {
-    const word = m[1]!;
-    const lowerCamel = /^[a-z][a-z0-9]*[A-Z][a-z]/.test(word);
-    const snake = /[A-Za-z]_[A-Za-z]|^_+[A-Za-z]/.test(word);
-    const upperCamel = /^[A-Z][a-z0-9]+[A-Z][a-z]/.test(word) || /^[A-Z]{2,}[a-z]+[A-Z]/.test(word);
-    if (!lowerCamel && !snake && !upperCamel) continue;
-    const bare = word.replace(/^[_$]+/, '');
-    pushUnique(out, { surface: word, key: bare.toLowerCase(), strong: lowerCamel || snake });
+  const prose = question
+    .replace(/`[^`\n]*`/g, ' ')
+    // A call's arguments are no part of its name: `fetch(url, opts)` asks about `fetch()`.
+    .replace(/([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)\([^()\s][^()]{0,39}\)/g, '$1()');
+  for (const term of analyze(prose, { stemmer: 'none' })) {
+    if (!term.identifier || !term.surface) continue;
+    const strong = strength(term.surface);
+    if (strong === undefined) continue;
+    pushUnique(out, { surface: term.surface, key: term.surface.replace(/\(\)$/, '').toLowerCase(), member: memberOf(term.surface), strong });
   }
   return out;
 }

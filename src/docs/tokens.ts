@@ -101,8 +101,9 @@ export function analyze(text: string, options: AnalyzeOptions = {}): Term[] {
     const span = match[0];
     const start = match.index;
     const before = start > 0 ? text[start - 1]! : ' ';
-    // A flag must start a word: "non-browser" is not the flag "-browser".
-    if (span.startsWith('-') && IDENT_CHARS.test(before)) continue;
+    // A flag or a scoped package must start a word: "non-browser" is not the flag "-browser", and the domain
+    // of "dev@example.com" is not the package "@example.com".
+    if (/^[-@]/.test(span) && IDENT_CHARS.test(before)) continue;
     if (looksNumeric(span)) continue;
     if (LATIN_ABBREVIATION.test(span)) continue;
     compounds.set(start, span);

@@ -73,8 +73,8 @@ describe('generative answers through MCP sampling', () => {
     expect(unsupportedIdentifiers('Use lumen.destination() with nestedKey and --omit=dev.', passages, 'porter')).toEqual([]);
     expect(unsupportedIdentifiers('Use lumen.rotate(), the rotateEvery option, --keep-days and MAX_FILES.', passages, 'porter')).toEqual([
       'lumen.rotate()',
-      '--keep-days',
       'rotateEvery',
+      '--keep-days',
       'MAX_FILES',
     ]);
   });

@@ -72,6 +72,31 @@ describe('identifiers a question asks about', () => {
     expect(ids('Does it run on Node.js, e.g. in AsyncLocalStorage, with package.json?')).toEqual([['AsyncLocalStorage', false]]);
   });
 
+  it('takes a call with arguments as the call, and a bracketed member path as a path', () => {
+    expect(ids('What does fetch(url, { method }) return, and is dispatcher.compose(a) chainable?')).toEqual([
+      ['fetch()', true],
+      ['dispatcher.compose()', true],
+    ]);
+    expect(questionIdentifiers('Can I set targets[0].level per target?')).toEqual([
+      { surface: 'targets[0].level', key: 'targets[0].level', member: { key: 'level', surface: 'level' }, strong: true },
+    ]);
+  });
+
+  it('finds names where the index finds them: one recogniser (analyze) for questions and passages', () => {
+    const question = 'Does pino.transport() take a dedupe flag, --no-color, or DEBUG_COLORS?';
+    const indexed = new Set(
+      analyze(question)
+        .filter((t) => t.identifier)
+        .map((t) => t.surface),
+    );
+    for (const id of questionIdentifiers(question)) expect(indexed).toContain(id.surface);
+    expect(ids(question)).toEqual([
+      ['pino.transport()', true],
+      ['--no-color', true],
+      ['DEBUG_COLORS', true],
+    ]);
+  });
+
   it('recognises names by their shape only: a plain word before "option" names nothing', () => {
     expect(questionIdentifiers("How do I set minimatch's timeout option?")).toEqual([]);
     expect(questionIdentifiers('How do I set the `timeout` option?')).toEqual([{ surface: 'timeout', key: 'timeout', member: undefined, strong: true }]);
