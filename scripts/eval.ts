@@ -73,6 +73,11 @@ interface Metrics {
   /** ECE with the shipped calibration, and leave-one-corpus-out (filled in after all sets ran). */
   ece: number;
   ece_loco?: number;
+  /**
+   * The ECE a perfectly calibrated confidence would still show on this many questions (outcomes drawn at the
+   * leave-one-corpus-out confidences, mean of ECE_FLOOR_DRAWS draws): below it, ECE differences are noise.
+   */
+  ece_floor?: number;
   answer_chars: number;
   /** Share of answers containing the answer string among questions whose top three passages contain it. */
   kept_from_top3?: number;
@@ -410,15 +415,30 @@ function fitModel(samples: Sample[]): Model {
   return { answers, right, threshold };
 }
 
-/** ECE of a set's questions under a model (questions refused for a missing identifier keep their fixed confidence). */
-function eceUnder(graded: Graded[], model: Model): number {
-  return ece(
-    graded.map((g) => {
-      const ev = g.trace?.evidence;
-      const p = !ev || ev.missingStrong.length ? g.result.confidence : confidenceOf(ev.values, model);
-      return { p, y: g.right };
-    }),
-  );
+/** A set's confidences and outcomes under a model (questions refused for a missing identifier keep their fixed confidence). */
+function pairsUnder(graded: Graded[], model: Model): { p: number; y: boolean }[] {
+  return graded.map((g) => {
+    const ev = g.trace?.evidence;
+    const p = !ev || ev.missingStrong.length ? g.result.confidence : confidenceOf(ev.values, model);
+    return { p, y: g.right };
+  });
+}
+
+const ECE_FLOOR_DRAWS = 500;
+
+/** Mean ECE when each outcome is drawn true with its own confidence (a seeded generator: runs repeat exactly). */
+export function eceFloor(confidences: number[], draws = ECE_FLOOR_DRAWS): number {
+  let seed = 0x9e3779b9;
+  const random = () => {
+    // mulberry32
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  let total = 0;
+  for (let d = 0; d < draws; d++) total += ece(confidences.map((p) => ({ p, y: random() < p })));
+  return round3(total / draws);
 }
 
 // ------------------------------------------------------------------ report
@@ -528,7 +548,9 @@ function printReport(reports: SetReport[]): void {
  * development corpus loses more than two standard errors on a metric.
  */
 function printNoise(reports: SetReport[]): void {
-  const rows: (string | number)[][] = [['corpus', 'answerable', 'one question', '2·SE hit@1', '2·SE answer', 'unanswerable', '2·SE refusal']];
+  const rows: (string | number)[][] = [
+    ['corpus', 'answerable', 'one question', '2·SE hit@1', '2·SE answer', 'unanswerable', '2·SE refusal', 'ECE if calibrated'],
+  ];
   const se = (p: number, n: number) => (n && !Number.isNaN(p) ? (2 * Math.sqrt((p * (1 - p)) / n)).toFixed(3) : '–');
   for (const r of reports) {
     const m = r.docent;
@@ -540,9 +562,12 @@ function printNoise(reports: SetReport[]): void {
       se(m.answer_match, m.answerable),
       m.unanswerable,
       se(m.correct_refusal, m.unanswerable),
+      f3(m.ece_floor),
     ]);
   }
-  process.stdout.write(`\nnoise yardstick (two standard errors of each rate):\n${table(rows)}\n`);
+  process.stdout.write(
+    `\nnoise yardstick (two standard errors of each rate; the ECE a perfectly calibrated confidence would show on this many questions):\n${table(rows)}\n`,
+  );
 }
 
 interface Saved {
@@ -742,7 +767,10 @@ async function main(): Promise<void> {
   const pooled = samplesOf(development.flatMap((r) => graded.get(r.name)!));
   for (const r of reports) {
     const train = samplesOf(development.filter((o) => o.name !== r.name).flatMap((o) => graded.get(o.name)!));
-    r.docent.ece_loco = train.length >= 20 ? eceUnder(graded.get(r.name)!, fitModel(train)) : undefined;
+    if (train.length < 20) continue;
+    const pairs = pairsUnder(graded.get(r.name)!, fitModel(train));
+    r.docent.ece_loco = ece(pairs);
+    r.docent.ece_floor = eceFloor(pairs.map((x) => x.p));
   }
   const fit = values.fit && pooled.length ? fitModel(pooled) : undefined;
 
