@@ -78,6 +78,9 @@ interface Metrics {
    * leave-one-corpus-out confidences, mean of ECE_FLOOR_DRAWS draws): below it, ECE differences are noise.
    */
   ece_floor?: number;
+  /** Correct and false refusal with the refusal model fitted on the other development corpora. */
+  correct_refusal_loco?: number;
+  false_refusal_loco?: number;
   answer_chars: number;
   /** Share of answers containing the answer string among questions whose top three passages contain it. */
   kept_from_top3?: number;
@@ -424,6 +427,13 @@ function pairsUnder(graded: Graded[], model: Model): { p: number; y: boolean }[]
   });
 }
 
+/** Whether a question is refused under a model: a missing identifier always refuses; otherwise the model decides. */
+function refusedUnder(g: Graded, model: Model): boolean {
+  const ev = g.trace?.evidence;
+  if (!ev || ev.missingStrong.length || !g.trace?.retrieval?.documents.length) return !g.result.grounded;
+  return answersProbability(ev.values, model) < model.threshold;
+}
+
 const ECE_FLOOR_DRAWS = 500;
 
 /** Mean ECE when each outcome is drawn true with its own confidence (a seeded generator: runs repeat exactly). */
@@ -567,6 +577,38 @@ function printNoise(reports: SetReport[]): void {
   }
   process.stdout.write(
     `\nnoise yardstick (two standard errors of each rate; the ECE a perfectly calibrated confidence would show on this many questions):\n${table(rows)}\n`,
+  );
+}
+
+/** Refusal with the shipped calibration beside refusal with a model fitted on the other development corpora. */
+function printLocoDecisions(reports: SetReport[]): void {
+  const rows: (string | number)[][] = [['corpus', 'refuse ok', 'refuse ok loco', 'refuse bad', 'refuse bad loco']];
+  const dev = reports.filter((r) => r.development && r.docent.correct_refusal_loco !== undefined);
+  for (const r of reports) {
+    const m = r.docent;
+    rows.push([r.name, f3(m.correct_refusal), f3(m.correct_refusal_loco), f3(m.false_refusal), f3(m.false_refusal_loco)]);
+  }
+  if (dev.length > 1) {
+    const mean = (f: (m: Metrics) => number | undefined) => f3(dev.reduce((sum, r) => sum + (f(r.docent) ?? 0), 0) / dev.length);
+    const min = (f: (m: Metrics) => number | undefined) => f3(Math.min(...dev.map((r) => f(r.docent) ?? 0)));
+    const max = (f: (m: Metrics) => number | undefined) => f3(Math.max(...dev.map((r) => f(r.docent) ?? 0)));
+    rows.push([
+      'mean (development)',
+      mean((m) => m.correct_refusal),
+      mean((m) => m.correct_refusal_loco),
+      mean((m) => m.false_refusal),
+      mean((m) => m.false_refusal_loco),
+    ]);
+    rows.push([
+      'worst (development)',
+      min((m) => m.correct_refusal),
+      min((m) => m.correct_refusal_loco),
+      max((m) => m.false_refusal),
+      max((m) => m.false_refusal_loco),
+    ]);
+  }
+  process.stdout.write(
+    `\nrefusal leave-one-corpus-out (the decision model and its threshold fitted on the other development corpora, as for ECE loco):\n${table(rows)}\n`,
   );
 }
 
@@ -768,8 +810,14 @@ async function main(): Promise<void> {
   for (const r of reports) {
     const train = samplesOf(development.filter((o) => o.name !== r.name).flatMap((o) => graded.get(o.name)!));
     if (train.length < 20) continue;
-    const pairs = pairsUnder(graded.get(r.name)!, fitModel(train));
+    const model = fitModel(train);
+    const pairs = pairsUnder(graded.get(r.name)!, model);
     r.docent.ece_loco = ece(pairs);
+    const questions = graded.get(r.name)!;
+    const una = questions.filter((g) => g.q.kind === 'unanswerable');
+    const ans = questions.filter((g) => g.q.kind === 'answerable');
+    r.docent.correct_refusal_loco = share(una.filter((g) => refusedUnder(g, model)).length, una.length);
+    r.docent.false_refusal_loco = share(ans.filter((g) => refusedUnder(g, model)).length, ans.length);
     r.docent.ece_floor = eceFloor(pairs.map((x) => x.p));
   }
   const fit = values.fit && pooled.length ? fitModel(pooled) : undefined;
@@ -780,6 +828,7 @@ async function main(): Promise<void> {
     process.stdout.write(`\n${ablate.length ? `ablated: ${ablate.join(', ')}\n` : ''}${values.set ? `set: ${values.set}\n` : ''}`);
     printReport(reports);
     printNoise(reports);
+    printLocoDecisions(reports);
     if (fit) {
       const r = (m: { bias: number; weights: number[] }) => ({ bias: round3(m.bias), weights: m.weights.map(round3) });
       process.stdout.write(
