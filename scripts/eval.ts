@@ -24,10 +24,10 @@ import { invokeTool } from '../src/catalog/invoke.js';
 import { loadConfig } from '../src/config.js';
 import { silentLogger } from '../src/logging.js';
 import { Services } from '../src/services.js';
-import { answersProbability, confidenceOf } from '../src/docs/evidence.js';
+import { answersProbability, confidenceOf, FEATURES } from '../src/docs/evidence.js';
 import type { DocIndex, DocIndexOptions, QueryTrace } from '../src/docs/index.js';
 import { createDocService } from '../src/docs/service.js';
-import { TUNING, tuningWithout } from '../src/docs/tuning.js';
+import { checkAblations, TUNING, tuningWithout } from '../src/docs/tuning.js';
 import type { QueryResult } from '../src/docs/types.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -396,7 +396,7 @@ interface Sample {
 function samplesOf(graded: Graded[]): Sample[] {
   return graded
     .filter((g) => g.trace?.evidence && !g.trace.evidence.missingStrong.length)
-    .map((g) => ({ x: g.trace!.evidence!.values, answerable: g.q.kind === 'answerable', right: g.right }));
+    .map((g) => ({ x: masked(g.trace!.evidence!.values), answerable: g.q.kind === 'answerable', right: g.right }));
 }
 
 interface Model {
@@ -422,7 +422,7 @@ function fitModel(samples: Sample[]): Model {
 function pairsUnder(graded: Graded[], model: Model): { p: number; y: boolean }[] {
   return graded.map((g) => {
     const ev = g.trace?.evidence;
-    const p = !ev || ev.missingStrong.length ? g.result.confidence : confidenceOf(ev.values, model);
+    const p = !ev || ev.missingStrong.length ? g.result.confidence : confidenceOf(masked(ev.values), model);
     return { p, y: g.right };
   });
 }
@@ -431,10 +431,13 @@ function pairsUnder(graded: Graded[], model: Model): { p: number; y: boolean }[]
 function refusedUnder(g: Graded, model: Model): boolean {
   const ev = g.trace?.evidence;
   if (!ev || ev.missingStrong.length || !g.trace?.retrieval?.documents.length) return !g.result.grounded;
-  return answersProbability(ev.values, model) < model.threshold;
+  return answersProbability(masked(ev.values), model) < model.threshold;
 }
 
 const ECE_FLOOR_DRAWS = 500;
+/** Evidence features left out of the leave-one-corpus-out fits (`--drop-features`): held at 0. */
+const dropped = new Set<number>();
+const masked = (x: number[]) => (dropped.size ? x.map((v, j) => (dropped.has(j) ? 0 : v)) : x);
 
 /** Mean ECE when each outcome is drawn true with its own confidence (a seeded generator: runs repeat exactly). */
 export function eceFloor(confidences: number[], draws = ECE_FLOOR_DRAWS): number {
@@ -664,6 +667,11 @@ function printComparison(before: Saved, reports: SetReport[], graded: Map<string
 
 // ------------------------------------------------------------------ main
 
+/** A bad option: reported in one line, exit 2 (not a stack trace). */
+function usageError(message: string): Error {
+  return Object.assign(new Error(message), { code: 'ERR_PARSE_ARGS_VALUE' });
+}
+
 const HELP = `Usage: npm run eval [-- options]
 
 The documentation-answer benchmark: every corpus of scripts/eval/corpora/, the package READMEs and, when
@@ -678,6 +686,8 @@ Options:
   --ablate X[,Y]          turn components off; --ablate list names them
   --set key=value[,...]   override src/docs/tuning.ts values for this run
   --fit                   print the calibration fitted on all development corpora pooled
+  --drop-features a,b     leave these evidence features out of the fitted models (ECE loco, refusal loco, --fit),
+                          to see what each earns: ${FEATURES.join(', ')}
   --save FILE             keep per-question outcomes
   --compare FILE          count per corpus the questions gained and lost against a saved run
   --embeddings            hybrid retrieval with the configured DOCENT_EMBEDDINGS_* endpoint
@@ -703,12 +713,18 @@ async function main(): Promise<void> {
       json: { type: 'boolean' },
       dump: { type: 'string' },
       verbose: { type: 'boolean', short: 'v' },
+      'drop-features': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
     process.stdout.write(HELP);
     return;
+  }
+  for (const name of (values['drop-features'] ?? '').split(',').filter(Boolean)) {
+    const j = (FEATURES as readonly string[]).indexOf(name);
+    if (j < 0) throw usageError(`--drop-features takes evidence feature names (${FEATURES.join(', ')}); got ${name}.`);
+    dropped.add(j);
   }
   const ablate = values.ablate
     ? values.ablate
@@ -720,7 +736,7 @@ async function main(): Promise<void> {
   for (const pair of (values.set ?? '').split(',').filter(Boolean)) {
     const [key, raw] = pair.split('=') as [string, string | undefined];
     if (!(key in TUNING) || raw === undefined)
-      throw new Error(`--set takes name=value pairs of src/docs/tuning.ts TUNING (${Object.keys(TUNING).join(', ')}); got ${pair}.`);
+      throw usageError(`--set takes name=value pairs of src/docs/tuning.ts TUNING (${Object.keys(TUNING).join(', ')}); got ${pair}.`);
     overrides[key] = raw === 'true' ? true : raw === 'false' ? false : Number(raw);
   }
   if (ablate.includes('list')) {
@@ -731,6 +747,11 @@ async function main(): Promise<void> {
         .join('\n')}\n`,
     );
     return;
+  }
+  try {
+    checkAblations(ablate);
+  } catch (error) {
+    throw usageError(`--ablate: ${(error as Error).message}`);
   }
   let sets: SetSpec[];
   if (values.corpus || values.questions) {
@@ -825,7 +846,9 @@ async function main(): Promise<void> {
   if (values.json) {
     process.stdout.write(`${JSON.stringify({ reports, ...(fit ? { fit } : {}) }, null, 2)}\n`);
   } else {
-    process.stdout.write(`\n${ablate.length ? `ablated: ${ablate.join(', ')}\n` : ''}${values.set ? `set: ${values.set}\n` : ''}`);
+    process.stdout.write(
+      `\n${ablate.length ? `ablated: ${ablate.join(', ')}\n` : ''}${values.set ? `set: ${values.set}\n` : ''}${dropped.size ? `features left out of the fitted models: ${values['drop-features']}\n` : ''}`,
+    );
     printReport(reports);
     printNoise(reports);
     printLocoDecisions(reports);
