@@ -12,7 +12,7 @@
  *   an SSE stream (`text/event-stream`) that carries the request's notifications (progress, logs), the server's
  *   own requests made while handling it (elicitation, sampling), and ends with the response; notifications and
  *   responses from the client get 202. The client must accept both `application/json` and `text/event-stream`
- *   (406 otherwise).
+ *   (406 otherwise). A request under an id still in flight in the session is refused (409): ids route answers.
  * - GET opens the session's one standalone stream (409 if open already) for messages not tied to a request.
  * - DELETE ends the session.
  * - `initialize` opens the session (its id in `Mcp-Session-Id`); everything else must carry that id (400 without,
@@ -138,6 +138,15 @@ export class NodeHttpTransport implements Transport {
       res.writeHead(202).end();
       this.onmessage?.(message, extra);
       return;
+    }
+    // Ids identify the answer's stream: a second request under an id still in flight would take the first one's.
+    if (this.byRequest.has(request.id)) {
+      return jsonError(
+        res,
+        409,
+        -32600,
+        `Invalid Request: request id ${JSON.stringify(request.id)} is still in flight in this session; give each request its own id.`,
+      );
     }
     const stream: Stream = { res, awaiting: new Set([request.id]) };
     this.byRequest.set(request.id, stream);

@@ -33,6 +33,8 @@ const sessions = new Map<string, Session>();
 let release: () => void = () => undefined;
 let released: Promise<void> = Promise.resolve();
 const errors: Error[] = [];
+/** Called when a `wait` call has started (it is then in flight until `release`). */
+let onWaitStarted: () => void = () => undefined;
 /** Called when the server side of any response closes (the client may see its end first). */
 let onServerClose: () => void = () => undefined;
 
@@ -54,6 +56,7 @@ function newServer(): Server {
       return { content: [{ type: 'text', text: JSON.stringify(answer.content) }] };
     }
     if (req.params.name === 'wait') {
+      onWaitStarted();
       await released;
       return { content: [{ type: 'text', text: 'waited' }] };
     }
@@ -222,6 +225,21 @@ describe('NodeHttpTransport on the wire', () => {
     const again = await openStream(session);
     expect(again.statusCode).toBe(200);
     again.destroy();
+  });
+
+  it('refuses a request under an id that is still in flight in the session, and answers the first', async () => {
+    const session = await rawSession();
+    released = new Promise((resolve) => (release = resolve));
+    const call = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'wait', arguments: {} } });
+    const started = new Promise<void>((resolve) => (onWaitStarted = resolve));
+    const first = rawRequest(url, { method: 'POST', headers: { ...MCP_HEADERS, 'mcp-session-id': session }, body: call });
+    await started;
+    onWaitStarted = () => undefined;
+    const second = await rawRequest(url, { method: 'POST', headers: { ...MCP_HEADERS, 'mcp-session-id': session }, body: call });
+    expect([second.status, second.json().error.code]).toEqual([409, -32600]);
+    expect(second.json().error.message).toMatch(/request id 7 is still in flight/);
+    release();
+    expect((await first).body).toMatch(/"text":"waited".*"id":7/);
   });
 
   it('drops the answer of a request whose client went away, and serves the session on', async () => {
