@@ -28,6 +28,7 @@ export interface QuestionIdentifier {
 
 const FILE_OR_DOMAIN = /\.(js|mjs|cjs|ts|mts|cts|jsx|tsx|json|md|mdx|yml|yaml|toml|html?|css|txt|com|org|io|net|dev|sh|py|lock)$/i;
 const NAME = String.raw`[A-Za-z_$][\w$]*`;
+const WORD = new RegExp(`^${NAME}$`);
 const MEMBER_PATH = new RegExp(String.raw`^${NAME}(?:\[[^\]\s]{0,12}\])*(?:\.${NAME}(?:\[[^\]\s]{0,12}\])*)+$`);
 
 /** Whether a name the question uses must be in the documentation (strong), only hints so (weak), or neither. */
@@ -38,7 +39,7 @@ function strength(surface: string): boolean | undefined {
   if (/^\$[A-Za-z_]\w*:[A-Za-z_]\w*$/.test(bare)) return true;
   if (/^@[a-z0-9][\w.-]*\/[a-z0-9][\w.-]*$/i.test(bare)) return true;
   if (MEMBER_PATH.test(bare)) return call || !FILE_OR_DOMAIN.test(bare) ? true : undefined;
-  if (!new RegExp(`^${NAME}$`).test(bare) || bare.startsWith('$')) return undefined;
+  if (!WORD.test(bare) || bare.startsWith('$')) return undefined;
   // "See Buffer(...)": a capitalised call is a constructor in prose as often as a name; lower-case calls count.
   if (call) return /[a-z][A-Z_]|^[a-z_$][\w$]*$/.test(bare) ? true : undefined;
   if (/^[a-z][a-z0-9]*[A-Z][a-z]/.test(bare) || /[A-Za-z]_[A-Za-z]/.test(bare)) return true;
