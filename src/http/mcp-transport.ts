@@ -229,12 +229,10 @@ export class NodeHttpTransport implements Transport {
       if (this.standalone && !this.standalone.res.writableEnded) this.standalone.res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
       return;
     }
+    // No stream: the client went away (or the session ended) before this message; there is nothing to write it
+    // to, and the work that sends it (a progress notification, the answer) goes on undisturbed.
     const stream = this.byRequest.get(related);
-    if (!stream) {
-      // The client went away (or the session ended) before the answer: nothing to write it to.
-      if (this.closed || response) return;
-      throw new Error(`No open stream for request ${String(related)}.`);
-    }
+    if (!stream) return;
     const event = `event: message\ndata: ${JSON.stringify(message)}\n\n`;
     if (!response) {
       if (!stream.res.writableEnded) stream.res.write(event);

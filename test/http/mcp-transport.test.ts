@@ -33,6 +33,8 @@ const sessions = new Map<string, Session>();
 let release: () => void = () => undefined;
 let released: Promise<void> = Promise.resolve();
 const errors: Error[] = [];
+/** `wait` calls that ran to their end (their progress notification sent without error). */
+let waitsFinished = 0;
 /** Called when a `wait` call has started (it is then in flight until `release`). */
 let onWaitStarted: () => void = () => undefined;
 /** Called when the server side of any response closes (the client may see its end first). */
@@ -58,6 +60,9 @@ function newServer(): Server {
     if (req.params.name === 'wait') {
       onWaitStarted();
       await released;
+      const token = req.params._meta?.progressToken;
+      if (token !== undefined) await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: 1 } });
+      waitsFinished++;
       return { content: [{ type: 'text', text: 'waited' }] };
     }
     return { content: [{ type: 'text', text: 'unknown tool' }], isError: true };
@@ -242,13 +247,14 @@ describe('NodeHttpTransport on the wire', () => {
     expect((await first).body).toMatch(/"text":"waited".*"id":7/);
   });
 
-  it('drops the answer of a request whose client went away, and serves the session on', async () => {
+  it('drops the progress and answer of a request whose client went away; the work finishes and the session goes on', async () => {
     const session = await rawSession();
+    const finished = waitsFinished;
     released = new Promise((resolve) => (release = resolve));
     const gone = await new Promise<IncomingMessage>((resolve, reject) => {
       request(url, { method: 'POST', headers: { ...MCP_HEADERS, 'mcp-session-id': session } }, resolve)
         .on('error', reject)
-        .end(JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'wait', arguments: {} } }));
+        .end(JSON.stringify({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'wait', arguments: {}, _meta: { progressToken: 'p5' } } }));
     });
     const closed = new Promise<void>((resolve) => (onServerClose = resolve));
     gone.destroy();
@@ -261,5 +267,6 @@ describe('NodeHttpTransport on the wire', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'wait', arguments: {} } }),
     });
     expect(next.body).toMatch(/"text":"waited".*"id":6/);
+    expect(waitsFinished).toBe(finished + 2);
   });
 });
