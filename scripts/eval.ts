@@ -587,28 +587,18 @@ function printNoise(reports: SetReport[]): void {
 function printLocoDecisions(reports: SetReport[]): void {
   const rows: (string | number)[][] = [['corpus', 'refuse ok', 'refuse ok loco', 'refuse bad', 'refuse bad loco']];
   const dev = reports.filter((r) => r.development && r.docent.correct_refusal_loco !== undefined);
-  for (const r of reports) {
-    const m = r.docent;
-    rows.push([r.name, f3(m.correct_refusal), f3(m.correct_refusal_loco), f3(m.false_refusal), f3(m.false_refusal_loco)]);
-  }
+  // Each column with the direction its worst lies in (refusing unanswerables: lowest; refusing answerables: highest).
+  const columns: [(m: Metrics) => number | undefined, (...x: number[]) => number][] = [
+    [(m) => m.correct_refusal, Math.min],
+    [(m) => m.correct_refusal_loco, Math.min],
+    [(m) => m.false_refusal, Math.max],
+    [(m) => m.false_refusal_loco, Math.max],
+  ];
+  for (const r of reports) rows.push([r.name, ...columns.map(([get]) => f3(get(r.docent)))]);
   if (dev.length > 1) {
-    const mean = (f: (m: Metrics) => number | undefined) => f3(dev.reduce((sum, r) => sum + (f(r.docent) ?? 0), 0) / dev.length);
-    const min = (f: (m: Metrics) => number | undefined) => f3(Math.min(...dev.map((r) => f(r.docent) ?? 0)));
-    const max = (f: (m: Metrics) => number | undefined) => f3(Math.max(...dev.map((r) => f(r.docent) ?? 0)));
-    rows.push([
-      'mean (development)',
-      mean((m) => m.correct_refusal),
-      mean((m) => m.correct_refusal_loco),
-      mean((m) => m.false_refusal),
-      mean((m) => m.false_refusal_loco),
-    ]);
-    rows.push([
-      'worst (development)',
-      min((m) => m.correct_refusal),
-      min((m) => m.correct_refusal_loco),
-      max((m) => m.false_refusal),
-      max((m) => m.false_refusal_loco),
-    ]);
+    const values = (get: (m: Metrics) => number | undefined) => dev.map((r) => get(r.docent) ?? 0);
+    rows.push(['mean (development)', ...columns.map(([get]) => f3(values(get).reduce((a, b) => a + b, 0) / dev.length))]);
+    rows.push(['worst (development)', ...columns.map(([get, worst]) => f3(worst(...values(get))))]);
   }
   process.stdout.write(
     `\nrefusal leave-one-corpus-out (the decision model and its threshold fitted on the other development corpora, as for ECE loco):\n${table(rows)}\n`,
