@@ -23,14 +23,12 @@
  * Identity: the tenant of the API key (`tenantBound`), agent mode from each request's headers.
  */
 import { randomUUID } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { createMcpServer, type Extra } from '../mcp/server.js';
 import { isAgentRequest } from '../policy/agent-mode.js';
 import type { Runtime } from '../runtime.js';
-import { NodeHttpTransport } from './mcp-transport.js';
-import { sendJson } from './respond.js';
+import { NodeHttpTransport, rpcError } from './mcp-transport.js';
 import type { RouteContext } from './route.js';
 
 /** A session with no request for this long (and no stream open) is closed. */
@@ -50,11 +48,6 @@ interface Session {
   /** GET streams of this session still open. */
   streams: number;
   closed: boolean;
-}
-
-/** A JSON-RPC error response, the shape MCP clients read on /mcp. */
-function rpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
-  sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null }, headers);
 }
 
 function opensSession(body: unknown): boolean {

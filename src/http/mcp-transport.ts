@@ -34,6 +34,7 @@ import {
   type MessageExtraInfo,
   type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
+import { sendJson } from './respond.js';
 
 /** Interval of the keep-alive comment on open SSE streams (the SDK's default). */
 export const SSE_KEEP_ALIVE_MS = 15_000;
@@ -62,9 +63,9 @@ interface Stream {
   keepAlive?: NodeJS.Timeout;
 }
 
-function jsonError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
-  const body = JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null });
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers }).end(body);
+/** A JSON-RPC error answer with no id (the request could not be routed to a handler), as MCP clients read it on /mcp. */
+export function rpcError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+  sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null }, headers);
 }
 
 function accepts(req: IncomingMessage, type: string): boolean {
@@ -95,7 +96,7 @@ export class NodeHttpTransport implements Transport {
 
   /** Answers one HTTP request; `body` is the parsed JSON body of a POST. */
   async handleRequest(req: IncomingMessage, res: ServerResponse, body?: unknown): Promise<void> {
-    if (this.closed) return jsonError(res, 404, -32001, 'Session not found (it has ended). Initialize a new session.');
+    if (this.closed) return rpcError(res, 404, -32001, 'Session not found (it has ended). Initialize a new session.');
     if (!this.stateful && this.handled) throw new Error('A stateless transport answers one request; create one per request.');
     this.handled = true;
     switch (req.method) {
@@ -106,13 +107,13 @@ export class NodeHttpTransport implements Transport {
       case 'DELETE':
         return this.delete(req, res);
       default:
-        return jsonError(res, 405, -32000, 'Method not allowed: use POST, GET or DELETE on /mcp.', { allow: 'GET, POST, DELETE' });
+        return rpcError(res, 405, -32000, 'Method not allowed: use POST, GET or DELETE on /mcp.', { allow: 'GET, POST, DELETE' });
     }
   }
 
   private post(req: IncomingMessage, res: ServerResponse, body: unknown): void {
     if (!accepts(req, 'application/json') || !accepts(req, 'text/event-stream')) {
-      return jsonError(
+      return rpcError(
         res,
         406,
         -32000,
@@ -120,18 +121,18 @@ export class NodeHttpTransport implements Transport {
       );
     }
     const parsed = JSONRPCMessageSchema.safeParse(body);
-    if (!parsed.success) return jsonError(res, 400, -32600, 'Invalid Request: the body is not a JSON-RPC 2.0 message (request, notification or response).');
+    if (!parsed.success) return rpcError(res, 400, -32600, 'Invalid Request: the body is not a JSON-RPC 2.0 message (request, notification or response).');
     const message = parsed.data;
     // The schema has decided the message's kind; what is left is telling the kinds apart (without parsing again).
     const request = 'method' in message && 'id' in message ? (message as JSONRPCRequest) : undefined;
     if (request?.method === 'initialize' && isInitializeRequest(message)) {
       if (this.initialized && this.stateful)
-        return jsonError(res, 400, -32600, 'Invalid Request: this session is initialized already; send initialize without Mcp-Session-Id to open another.');
+        return rpcError(res, 400, -32600, 'Invalid Request: this session is initialized already; send initialize without Mcp-Session-Id to open another.');
       this.initialized = true;
       this.sessionId = this.options.sessionId;
       if (this.sessionId) this.options.onsessioninitialized?.(this.sessionId);
     } else if (!this.valid(req, res)) return;
-    if (this.closed) return jsonError(res, 404, -32001, 'Session not found (it has ended). Initialize a new session.');
+    if (this.closed) return rpcError(res, 404, -32001, 'Session not found (it has ended). Initialize a new session.');
 
     const extra: MessageExtraInfo = { requestInfo: { headers: req.headers, url: new URL(req.url ?? '/mcp', 'http://localhost') } };
     if (!request) {
@@ -141,7 +142,7 @@ export class NodeHttpTransport implements Transport {
     }
     // Ids identify the answer's stream: a second request under an id still in flight would take the first one's.
     if (this.byRequest.has(request.id)) {
-      return jsonError(
+      return rpcError(
         res,
         409,
         -32600,
@@ -158,9 +159,9 @@ export class NodeHttpTransport implements Transport {
 
   private get(req: IncomingMessage, res: ServerResponse): void {
     if (!accepts(req, 'text/event-stream'))
-      return jsonError(res, 406, -32000, 'Not Acceptable: send "Accept: text/event-stream" to open the session\'s stream.');
+      return rpcError(res, 406, -32000, 'Not Acceptable: send "Accept: text/event-stream" to open the session\'s stream.');
     if (!this.valid(req, res)) return;
-    if (this.standalone) return jsonError(res, 409, -32000, 'Conflict: this session already has its stream open (one GET stream per session).');
+    if (this.standalone) return rpcError(res, 409, -32000, 'Conflict: this session already has its stream open (one GET stream per session).');
     const stream: Stream = { res, awaiting: new Set() };
     this.standalone = stream;
     res.writeHead(200, this.sessionId ? { ...SSE_HEADERS, 'mcp-session-id': this.sessionId } : SSE_HEADERS);
@@ -180,22 +181,22 @@ export class NodeHttpTransport implements Transport {
   private valid(req: IncomingMessage, res: ServerResponse): boolean {
     if (this.stateful) {
       if (!this.initialized) {
-        jsonError(res, 400, -32000, 'Bad Request: the session is not initialized; send initialize first.');
+        rpcError(res, 400, -32000, 'Bad Request: the session is not initialized; send initialize first.');
         return false;
       }
       const id = req.headers['mcp-session-id'];
       if (!id) {
-        jsonError(res, 400, -32000, 'Bad Request: the Mcp-Session-Id header is required (the id initialize returned).');
+        rpcError(res, 400, -32000, 'Bad Request: the Mcp-Session-Id header is required (the id initialize returned).');
         return false;
       }
       if (id !== this.sessionId) {
-        jsonError(res, 404, -32001, 'Session not found (it ended, expired or never existed). Initialize a new session.');
+        rpcError(res, 404, -32001, 'Session not found (it ended, expired or never existed). Initialize a new session.');
         return false;
       }
     }
     const version = req.headers['mcp-protocol-version'];
     if (typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
-      jsonError(res, 400, -32000, `Bad Request: unsupported protocol version ${version} (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}).`);
+      rpcError(res, 400, -32000, `Bad Request: unsupported protocol version ${version} (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}).`);
       return false;
     }
     return true;
