@@ -226,17 +226,7 @@ export class McpEndpoint {
   private async open(ctx: RouteContext, slot: string): Promise<void> {
     const tenant = ctx.caller.tenant;
     const server = this.newServer(tenant, true);
-    const session: Session = {
-      id: '',
-      tenant,
-      server,
-      transport: undefined as unknown as NodeHttpTransport,
-      lastSeen: Date.now(),
-      open: 0,
-      streams: 0,
-      closed: false,
-    };
-    session.transport = new NodeHttpTransport({
+    const transport = new NodeHttpTransport({
       sessionId: slot,
       onsessioninitialized: (id) => {
         session.id = id;
@@ -245,8 +235,10 @@ export class McpEndpoint {
       },
       onsessionclosed: () => void this.end(session, 'closed by the client'),
     });
-    session.transport.onclose = () => void this.end(session, 'transport closed');
-    await server.connect(session.transport);
+    // `id` stays empty until initialize succeeds: a session without one was never opened.
+    const session: Session = { id: '', tenant, server, transport, lastSeen: Date.now(), open: 0, streams: 0, closed: false };
+    transport.onclose = () => void this.end(session, 'transport closed');
+    await server.connect(transport);
     try {
       await this.forward(session, ctx);
     } finally {

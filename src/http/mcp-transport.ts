@@ -85,10 +85,13 @@ export class NodeHttpTransport implements Transport {
   private handled = false;
   /** The stream each in-flight client request is answered on. */
   private readonly byRequest = new Map<RequestId, Stream>();
+  /** Headers of every event stream this transport opens (with the session's id, when it has one). */
+  private readonly streamHeaders: Readonly<Record<string, string>>;
   private standalone?: Stream;
 
   constructor(private readonly options: NodeHttpTransportOptions = {}) {
     this.stateful = options.sessionId !== undefined;
+    this.streamHeaders = this.stateful ? { ...SSE_HEADERS, 'mcp-session-id': options.sessionId! } : SSE_HEADERS;
     this.keepAliveMs = options.keepAliveMs ?? SSE_KEEP_ALIVE_MS;
   }
 
@@ -151,7 +154,7 @@ export class NodeHttpTransport implements Transport {
     }
     const stream: Stream = { res, awaiting: new Set([request.id]) };
     this.byRequest.set(request.id, stream);
-    res.writeHead(200, this.sessionId ? { ...SSE_HEADERS, 'mcp-session-id': this.sessionId } : SSE_HEADERS);
+    res.writeHead(200, this.streamHeaders);
     res.once('close', () => this.drop(stream));
     this.onmessage?.(message, extra);
     if (stream.awaiting.size > 0 && !res.writableEnded) this.keepAlive(stream);
@@ -164,7 +167,7 @@ export class NodeHttpTransport implements Transport {
     if (this.standalone) return rpcError(res, 409, -32000, 'Conflict: this session already has its stream open (one GET stream per session).');
     const stream: Stream = { res, awaiting: new Set() };
     this.standalone = stream;
-    res.writeHead(200, this.sessionId ? { ...SSE_HEADERS, 'mcp-session-id': this.sessionId } : SSE_HEADERS);
+    res.writeHead(200, this.streamHeaders);
     res.flushHeaders();
     res.once('close', () => this.drop(stream));
     this.keepAlive(stream);
