@@ -24,7 +24,7 @@ import { invokeTool } from '../src/catalog/invoke.js';
 import { loadConfig } from '../src/config.js';
 import { silentLogger } from '../src/logging.js';
 import { Services } from '../src/services.js';
-import { answersProbability, confidenceOf, FEATURES } from '../src/docs/evidence.js';
+import { answersProbability, confidenceOf, FEATURES, refuses } from '../src/docs/evidence.js';
 import type { DocIndex, DocIndexOptions, QueryTrace } from '../src/docs/index.js';
 import { createDocService } from '../src/docs/service.js';
 import { checkAblations, TUNING, tuningWithout } from '../src/docs/tuning.js';
@@ -427,11 +427,11 @@ function pairsUnder(graded: Graded[], model: Model): { p: number; y: boolean }[]
   });
 }
 
-/** Whether a question is refused under a model: a missing identifier always refuses; otherwise the model decides. */
+/** Whether a question is refused under a model (src/docs/evidence.ts refuses; without evidence, as it was answered). */
 function refusedUnder(g: Graded, model: Model): boolean {
   const ev = g.trace?.evidence;
-  if (!ev || ev.missingStrong.length || !g.trace?.retrieval?.documents.length) return !g.result.grounded;
-  return answersProbability(masked(ev.values), model) < model.threshold;
+  if (!ev) return !g.result.grounded;
+  return refuses({ values: masked(ev.values), missingStrong: ev.missingStrong }, Boolean(g.trace?.retrieval?.documents.length), model);
 }
 
 const ECE_FLOOR_DRAWS = 500;

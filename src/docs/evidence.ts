@@ -121,6 +121,19 @@ export function answersProbability(values: number[], calibration: Pick<typeof CA
   return logistic(values, calibration.answers);
 }
 
+/**
+ * Whether the evidence calls for a refusal: a named identifier the documentation lacks, nothing retrieved
+ * (`found` false), or an answers probability under the threshold. The one decision rule, for queries and for
+ * the eval's leave-one-corpus-out models alike.
+ */
+export function refuses(
+  evidence: Pick<Evidence, 'values' | 'missingStrong'>,
+  found: boolean,
+  calibration: Pick<typeof CALIBRATION, 'answers' | 'threshold'> = CALIBRATION,
+): boolean {
+  return evidence.missingStrong.length > 0 || !found || answersProbability(evidence.values, calibration) < calibration.threshold;
+}
+
 /** The calibrated confidence that the answer is right. */
 export function confidenceOf(values: number[], calibration: Pick<typeof CALIBRATION, 'right'> = CALIBRATION): number {
   return logistic(values, calibration.right);

@@ -19,7 +19,7 @@ import type { Logger } from '../logging.js';
 import type { ChunkStore, DocumentRow, DocumentSummary, DocumentWrite, VectorRow } from '../storage/chunks.js';
 import { renderQuotes, selectQuotes, specificCoverage, weightsFor, DEFAULT_ANSWER_OPTIONS, type AnswerOptions, type Citation } from './answer.js';
 import type { Embedder } from '../model/embeddings.js';
-import { answersProbability, CALIBRATION, confidenceOf, gatherEvidence, type Evidence } from './evidence.js';
+import { answersProbability, CALIBRATION, confidenceOf, gatherEvidence, refuses, type Evidence } from './evidence.js';
 import { generateAnswer, type Complete, type Passage } from './generate.js';
 import { findSource, readText, urlFor } from './ingest.js';
 import { DEFAULT_LIBRARY, defaultLibraryFor, libraryProblem, resourceMimeType, resourceUri } from './library.js';
@@ -626,7 +626,7 @@ export class DocIndex {
         ranked,
       };
     }
-    if (!top || answersProbability(evidence.values, this.calibration) < this.calibration.threshold) {
+    if (refuses(evidence, Boolean(top), this.calibration)) {
       return {
         result: noMatch(confidence, this.refusalReason(retrieval, evidence), this.sourcesOf(retrieval, topK)),
         evidence,
