@@ -117,6 +117,11 @@ function noMatch(confidence: number, reason: string, sources: Source[] = []): Qu
   return { grounded: false, sources, confidence: round(confidence), reason };
 }
 
+/** A summary before any work, for the document sets it will write to. */
+function emptySummary(libraries: string[]): IngestSummary {
+  return { added: 0, updated: 0, unchanged: 0, removed: 0, chunks: 0, seconds: 0, libraries, skipped: [] };
+}
+
 function round(x: number, digits = 3): number {
   const f = 10 ** digits;
   return Math.round(x * f) / f;
@@ -154,7 +159,7 @@ export class DocIndex {
   /** Ingests files, folders and URLs into document sets. A re-ingested folder drops, from its set, the documents that left it. */
   async ingestPath(targets: string[], options: IngestOptions = {}): Promise<IngestSummary> {
     const started = performance.now();
-    const summary: IngestSummary = { added: 0, updated: 0, unchanged: 0, removed: 0, chunks: 0, seconds: 0, libraries: [], skipped: [] };
+    const summary = emptySummary([]);
     if (options.library !== undefined) checkLibrary(options.library);
     const sources: { library: string; url?: string; found?: Awaited<ReturnType<typeof findSource>> }[] = [];
     for (const target of targets) {
@@ -253,7 +258,7 @@ export class DocIndex {
     library = DEFAULT_LIBRARY,
   ): Promise<{ id: string; status: 'added' | 'updated' | 'unchanged'; chunks: number }> {
     checkLibrary(library);
-    const summary: IngestSummary = { added: 0, updated: 0, unchanged: 0, removed: 0, chunks: 0, seconds: 0, libraries: [library], skipped: [] };
+    const summary = emptySummary([library]);
     return this.store.exclusive(async () => {
       const existing = new Map((await this.store.summaries()).map((d) => [d.doc_id, d]));
       const writer = this.writer(summary);
@@ -277,7 +282,7 @@ export class DocIndex {
     library = DEFAULT_LIBRARY,
   ): Promise<{ id: string; status: 'added' | 'updated' | 'unchanged'; chunks: number }[]> {
     checkLibrary(library);
-    const summary: IngestSummary = { added: 0, updated: 0, unchanged: 0, removed: 0, chunks: 0, seconds: 0, libraries: [library], skipped: [] };
+    const summary = emptySummary([library]);
     return this.store.exclusive(async () => {
       const existing = new Map((await this.store.summaries()).map((d) => [d.doc_id, d]));
       const writer = this.writer(summary);
