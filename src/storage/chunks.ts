@@ -157,7 +157,7 @@ const ADDED_COLUMNS: Record<'documents' | 'chunks' | 'vectors', { name: string; 
 
 async function addMissingColumns(store: Store, table: lancedb.Table, lock: string, columns: { name: string; valueSql: string }[]): Promise<void> {
   const missing = async () => {
-    const have = new Set((await table.schema()).fields.map((f) => f.name));
+    const have = new Set((await retryRead(() => table.schema())).fields.map((f) => f.name));
     return columns.filter((c) => !have.has(c.name));
   };
   if (!(await missing()).length) return;

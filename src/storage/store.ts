@@ -68,7 +68,12 @@ async function retrying<T>(op: () => Promise<T>, retryable: (error: unknown) => 
  * atomic (s3rver); AWS S3's PUT is atomic, so there this never retries. Any other error is thrown at once.
  */
 export function retryRead<T>(read: () => Promise<T>): Promise<T> {
-  return retrying(read, (error) => /LanceError\(IO\)|Generic S3 error/.test(messageOf(error)));
+  return retrying(read, transientRead);
+}
+
+/** A read that met an object-store failure that passes (see retryRead). */
+function transientRead(error: unknown): boolean {
+  return /LanceError\(IO\)|Generic S3 error/.test(messageOf(error));
 }
 
 export type ColumnType = 'string' | 'number' | 'boolean' | 'json';
@@ -204,14 +209,15 @@ export class Store {
       table = this.exclusive(`create:${name}`, async () => {
         // Another process may be creating the same table right now: its folder is listed before its first
         // version is written, and opening it then fails. Such a table is retried briefly before giving up.
-        // Only a table that is listed (being created elsewhere) is worth another try; any other failure (a data
-        // directory that cannot be written, say) is reported at once.
+        // Only a table that is listed (being created elsewhere), or a manifest read that met a transient failure
+        // (as any read, see retryRead), is worth another try; any other failure (a data directory that cannot be
+        // written, say) is reported at once.
         return retrying(
           async () => {
             if ((await this.db.tableNames()).includes(name)) return await this.db.openTable(name);
             return await this.db.createEmptyTable(name, schema, { existOk: true });
           },
-          async () => (await this.db.tableNames().catch((): string[] => [])).includes(name),
+          async (error) => transientRead(error) || (await this.db.tableNames().catch((): string[] => [])).includes(name),
         );
       });
       this.tables.set(name, table);
