@@ -29,6 +29,7 @@ import { documentId, hashOf, prepareDocument, resolveContentType, titleTerms, ty
 import { questionIdentifiers, queryTerms, type QueryTerm } from './question.js';
 import { matchOf, relatedDocuments, retrieve, type Candidate, type RankedDocument, type Retrieval } from './search.js';
 import { nonNounWords } from './pos.js';
+import { specificity } from './commonness.js';
 import { analyze } from './tokens.js';
 import { tuningWithout, type Tuning } from './tuning.js';
 import { CorpusStats, type CurrentDocument } from './stats.js';
@@ -604,8 +605,10 @@ export class DocIndex {
 
     // 3. Evidence, and 4. the decision.
     // The tagger tells what kind of word a missing one is; with no question word missing it has nothing to say.
-    const nonNouns = terms.some((t) => !t.known) ? await nonNounWords(question) : new Set<string>();
-    let evidence = gatherEvidence(question, retrieval, identifiers, stats, nonNouns);
+    const words = terms.some((t) => !t.known)
+      ? { nonNouns: await nonNounWords(question), specificity: this.tuning.wordSpecificity ? specificity(this.tuning.everydayFloor) : undefined }
+      : {};
+    let evidence = gatherEvidence(question, retrieval, identifiers, stats, words);
     const top = retrieval.documents[0];
     // Alternative wordings (the caller's keywords, a model's rewrite) that found the passages: the evidence
     // is also read with their words, and the stronger reading decides (never against a missing identifier).
@@ -688,7 +691,7 @@ export class DocIndex {
   /** Why nothing answers, in the question's own words. */
   private refusalReason(retrieval: Retrieval, evidence: Evidence): string {
     const top = retrieval.documents[0];
-    const absent = [...new Set(retrieval.terms.filter((t) => !t.known && !/^\d+$/.test(t.term)).map((t) => t.surface))];
+    const absent = evidence.absentWords;
     const near = top ? ` The closest passage (${describe(top.chunks[0]!)}) covers ${Math.round(top.chunks[0]!.coverage * 100)}% of the question.` : '';
     const missing = evidence.missingWeak.length
       ? ` The documentation never mentions ${evidence.missingWeak.join(', ')}.`

@@ -318,6 +318,19 @@ describe('what a question names that the documentation lacks', () => {
     const abbreviation = await index.trace('Does parcel-server support HTTP2 or QUIC?');
     expect(abbreviation.evidence!.values[absentNames]).toBe(0);
   });
+
+  it('weighs a missing word by how specific it is in English: an everyday one says nothing, and a refusal names the specific ones', async () => {
+    const missing = (e: { values: number[] }) => e.values[FEATURES.indexOf('absent_nouns')]! + e.values[FEATURES.indexOf('absent_other')]!;
+    const everyday = await index.trace('Does parcel-server compress responses, really, right now?');
+    expect(everyday.evidence!.absentWords).toEqual([]);
+    expect(missing(everyday.evidence!)).toBe(0);
+    const specific = await index.trace('Does parcel-server compress responses with zstd, really, right now?');
+    expect(missing(specific.evidence!)).toBeGreaterThan(0);
+    const refused = await index.trace('How do I encrypt the kubernetes daemon of parcel-server, really?');
+    expect(refused.result.grounded).toBe(false);
+    expect(refused.evidence!.absentWords).toEqual(['kubernetes', 'encrypt', 'daemon']);
+    expect(refused.result.reason).toContain('Not found anywhere in the documentation: "kubernetes", "encrypt", "daemon".');
+  });
 });
 
 describe('extractive answers', () => {
