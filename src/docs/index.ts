@@ -605,9 +605,10 @@ export class DocIndex {
 
     // 3. Evidence, and 4. the decision.
     // The tagger tells what kind of word a missing one is; with no question word missing it has nothing to say.
-    const words = terms.some((t) => !t.known)
-      ? { nonNouns: await nonNounWords(question), specificity: this.tuning.wordSpecificity ? specificity(this.tuning.everydayFloor) : undefined }
-      : {};
+    const words = {
+      nonNouns: terms.some((t) => !t.known) ? await nonNounWords(question) : undefined,
+      specificity: this.tuning.wordSpecificity ? specificity(this.tuning.everydayFloor) : undefined,
+    };
     let evidence = gatherEvidence(question, retrieval, identifiers, stats, words);
     const top = retrieval.documents[0];
     // Alternative wordings (the caller's keywords, a model's rewrite) that found the passages: the evidence
@@ -616,7 +617,7 @@ export class DocIndex {
       const wording = options.alternatives.join('\n');
       const altTerms = queryTerms(wording, stats, stemmer, { spelling: this.tuning.spelling }).filter((t) => t.known);
       if (altTerms.length) {
-        const alt = gatherEvidence(wording, readWith(retrieval, altTerms), [], stats);
+        const alt = gatherEvidence(wording, readWith(retrieval, altTerms), [], stats, { specificity: words.specificity });
         if (answersProbability(alt.values, this.calibration) > answersProbability(evidence.values, this.calibration)) evidence = alt;
       }
     }
