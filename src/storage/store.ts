@@ -50,16 +50,33 @@ const RETRIES = 8;
 const EMPTY_READ = /Generic S3 error: Range started at 0 and ended at 0/;
 const messageOf = (error: unknown) => String((error as Error)?.message);
 
-/** Runs `op`, and again after a backoff (RETRIES times at most) while `retryable` says its failure is transient. */
-async function retrying<T>(op: () => Promise<T>, retryable: (error: unknown) => boolean | Promise<boolean>): Promise<T> {
+/**
+ * Runs `op`, and again after a backoff (RETRIES times at most) while `retryable` says its failure is transient.
+ * LanceDB's errors come from native code with no JavaScript frames: the one that finally escapes carries
+ * the frames of the call that made the operation and how many attempts it took, so a log says which
+ * storage call failed.
+ */
+export async function retrying<T>(op: () => Promise<T>, retryable: (error: unknown) => boolean | Promise<boolean>): Promise<T> {
+  const site = new Error('storage operation');
   for (let attempt = 0; ; attempt++) {
     try {
       return await op();
     } catch (error) {
-      if (attempt >= RETRIES || !(await retryable(error))) throw error;
+      if (attempt >= RETRIES || !(await retryable(error))) throw located(error, site, attempt + 1);
       await new Promise((resolve) => setTimeout(resolve, 20 * 2 ** attempt));
     }
   }
+}
+
+/** `error` with the caller's frames (from `site`) when it has none of its own, and the attempts after a retry. */
+function located(error: unknown, site: Error, attempts: number): unknown {
+  if (!(error instanceof Error)) return error;
+  const frames = (site.stack ?? '').split('\n').slice(1).join('\n');
+  const own = error.stack ?? `${error.name}: ${error.message}`;
+  const note = attempts > 1 ? ` (after ${attempts} attempts)` : '';
+  if (!/\n\s+at /.test(own)) error.stack = `${own}${note}\n${frames}`;
+  else if (note) error.stack = own.replace(/\n/, `${note}\n`);
+  return error;
 }
 
 /**
