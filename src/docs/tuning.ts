@@ -143,7 +143,9 @@ export interface Tuning {
    * runnerUps 1 → 0.799 / 0.725, +2 / −4; 3 → 0.812 / 0.733, +4 / −1; 4 → 0.811 / 0.733, +4 / −2; spread 0.4 →
    * 0.795 / 0.667, +0 / −3; spread 0.6 → 0.795 / 0.667, +1 / −4. Now 3 (with primaryPassages 6: mean 0.806 →
    * 0.817, worst 0.733 both, +6 / −1: hono +1, pnpm +2, mkdocs +2, shared +1, pino −1; leave-one-corpus-out
-   * ECE mean 0.107 → 0.114, worst 0.135 → 0.137, within its noise of 0.085–0.124).
+   * ECE mean 0.107 → 0.114, worst 0.135 → 0.137, within its noise of 0.085–0.124). Its neighbours then
+   * (questions against it): runnerUpShare 0.5 → +1 / −3, 0.7 → +0 / −3; minShare 0.05 → ±0, 0.15 → −1;
+   * noveltyShare 0.2 → −1, 0.4 → −2: a flat optimum, nothing else changed.
    */
   runnerUps: number;
   runnerUpShare: number;
