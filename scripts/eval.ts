@@ -822,9 +822,9 @@ async function main(): Promise<void> {
     const train = samplesOf(development.filter((o) => o.name !== r.name).flatMap((o) => graded.get(o.name)!));
     if (train.length < 20) continue;
     const model = fitModel(train);
-    const pairs = pairsUnder(graded.get(r.name)!, model);
-    r.docent.ece_loco = ece(pairs);
     const questions = graded.get(r.name)!;
+    const pairs = pairsUnder(questions, model);
+    r.docent.ece_loco = ece(pairs);
     const una = questions.filter((g) => g.q.kind === 'unanswerable');
     const ans = questions.filter((g) => g.q.kind === 'answerable');
     r.docent.correct_refusal_loco = share(una.filter((g) => refusedUnder(g, model)).length, una.length);
