@@ -87,7 +87,7 @@ export function gatherEvidence(
     absentWords: [
       ...new Set(
         absent
-          .filter((t) => !/^\d+$/.test(t.term) && weight(t) > 0)
+          .filter((t) => !t.part && !/^\d+$/.test(t.term) && weight(t) > 0)
           .sort((a, b) => weight(b) - weight(a))
           .map((t) => t.surface),
       ),

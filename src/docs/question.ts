@@ -126,6 +126,11 @@ export interface QueryTerm {
   term: string;
   /** The word as the question wrote it (for messages: "postgres", not "postgr"). */
   surface: string;
+  /**
+   * A piece of a name ("sq" and "lite" of `SQLite`, "postgr" of `PostgreSQL`), searched for the name but not
+   * a word the question wrote: never named in a message.
+   */
+  part?: boolean;
   idf: number;
   /** Present somewhere in the corpus. */
   known: boolean;
@@ -168,7 +173,15 @@ export function queryTerms(question: string, stats: CorpusStats, stemmer: Stemme
     }
     if (!known && !t.identifier && t.term.includes('-')) continue;
     if (!known && quoted.has(t.term)) continue;
-    terms.set(t.term, { term: t.term, surface: t.surface ?? t.term, idf: known ? stats.idf(t.term) : unseenIdf, known, identifier: t.identifier, count: 1 });
+    terms.set(t.term, {
+      term: t.term,
+      surface: t.surface ?? t.term,
+      ...(t.surface ? {} : { part: true }),
+      idf: known ? stats.idf(t.term) : unseenIdf,
+      known,
+      identifier: t.identifier,
+      count: 1,
+    });
   }
   return [...terms.values()];
 }

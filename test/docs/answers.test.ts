@@ -331,6 +331,14 @@ describe('what a question names that the documentation lacks', () => {
     expect(refused.evidence!.absentWords).toEqual(['kubernetes', 'encrypt', 'daemon']);
     expect(refused.result.reason).toContain('Not found anywhere in the documentation: "kubernetes", "encrypt", "daemon".');
   });
+
+  it('names a missing name as the question wrote it, never the pieces it is searched by', async () => {
+    const refused = await index.trace('How do I keep parcel-server sessions in PostgreSQL or SQLite?');
+    expect(refused.result.grounded).toBe(false);
+    expect(refused.evidence!.absentWords).toEqual(['PostgreSQL', 'SQLite', 'sessions']);
+    expect(refused.result.reason).toContain('Not found anywhere in the documentation: "PostgreSQL", "SQLite", "sessions".');
+    expect(refused.result.reason).not.toMatch(/"(postgr|sql|sq|lite)"/i);
+  });
 });
 
 describe('extractive answers', () => {
