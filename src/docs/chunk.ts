@@ -166,6 +166,65 @@ export function sectionsOf(markdown: string): Section[] {
   return sections.filter((s) => s.blocks.length);
 }
 
+/**
+ * A block longer than a passage, cut where a reader would: a table between rows, each piece under the table's
+ * header; a list between top-level items (an item keeps its nested lines); prose between sentences. Lines stay
+ * lines, so a quoted row or item reads as written.
+ */
+function splitLongBlock(text: string, maxChars: number): string[] {
+  if (text.length <= maxChars) return [text];
+  const lines = text.split('\n');
+  const first = lines[0]!;
+  if (/^\s*\|/.test(first) && lines.every((l) => /^\s*\|/.test(l))) {
+    const header = lines.length > 1 && TABLE_RULE.test(lines[1]!) ? lines.slice(0, 2) : [];
+    return packLines(
+      lines.slice(header.length).map((l) => [l]),
+      maxChars,
+      header,
+    );
+  }
+  const item = /^(\s{0,3})([-*+]|\d+[.)])\s+/.exec(first);
+  if (item) {
+    const depth = item[1]!.length;
+    const items: string[][] = [];
+    for (const line of lines) {
+      const starts = /^(\s*)([-*+]|\d+[.)])\s+/.exec(line);
+      if (!items.length || (starts && starts[1]!.length <= depth)) items.push([line]);
+      else items.at(-1)!.push(line);
+    }
+    return packLines(items, maxChars, []);
+  }
+  return splitLongText(text, maxChars);
+}
+
+const TABLE_RULE = /^\s*\|?\s*:?-{2,}/;
+
+/** Groups of lines packed into pieces of at most maxChars, each opening with `head`; a group too long alone is cut as prose. */
+function packLines(groups: string[][], maxChars: number, head: string[]): string[] {
+  const out: string[] = [];
+  let buf: string[] = [];
+  const headSize = head.reduce((n, l) => n + l.length + 1, 0);
+  let size = headSize;
+  const emit = () => {
+    if (buf.length) out.push([...head, ...buf].join('\n'));
+    buf = [];
+    size = headSize;
+  };
+  for (const group of groups) {
+    const text = group.join('\n');
+    if (headSize + text.length > maxChars) {
+      emit();
+      out.push(...splitLongText(head.length ? [...head, text].join('\n') : text, maxChars));
+      continue;
+    }
+    if (buf.length && size + text.length + 1 > maxChars) emit();
+    buf.push(text);
+    size += text.length + 1;
+  }
+  emit();
+  return out;
+}
+
 function splitLongText(text: string, maxChars: number): string[] {
   if (text.length <= maxChars) return [text];
   const sentences = splitSentences(text);
@@ -203,7 +262,7 @@ export function chunkMarkdown(markdown: string, options: ChunkOptions = DEFAULT_
       size = 0;
     };
     for (const block of section.blocks) {
-      for (const piece of block.kind === 'code' ? [block.text] : splitLongText(block.text, options.maxChars)) {
+      for (const piece of block.kind === 'code' ? [block.text] : splitLongBlock(block.text, options.maxChars)) {
         if (size && size + piece.length + 2 > options.maxChars) emit();
         buf.push(piece);
         size += piece.length + 2;

@@ -400,6 +400,11 @@ describe('quotes that read cleanly', () => {
     expect(text).toContain('> | `timeout` | `10s` |');
   });
 
+  it('quotes a table row under its header with the padding that lines cells up in the source squeezed out', () => {
+    const table = ['| Option      | Default     |', '| ----------- | ----------- |', '| `retries`   | `3`         |'].join('\n');
+    expect(unitsOf(table, 1200).map((u) => u.text)).toEqual(['| Option | Default |\n| `retries` | `3` |']);
+  });
+
   it('never starts a quoted sentence after an abbreviation', () => {
     const units = unitsOf('Pass a function, e.g. `(req) => true`, to decide. Use it sparingly.', 1200);
     expect(units.map((u) => u.text)).toEqual(['Pass a function, e.g. `(req) => true`, to decide.', 'Use it sparingly.']);

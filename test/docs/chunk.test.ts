@@ -38,6 +38,28 @@ describe('structure-aware chunking', () => {
     }
   });
 
+  it('cuts a table longer than a passage between rows, each piece under the header, and a long list between its items', () => {
+    const rows = Array.from({ length: 40 }, (_, i) => `| \`option${i}\` | Sets option number ${i}. Defaults to \`${i}\`. |`);
+    const table = ['# Options', '', '| Option | Meaning |', '| --- | --- |', ...rows].join('\n');
+    const tablePieces = chunkMarkdown(table, { maxChars: 600 });
+    expect(tablePieces.length).toBeGreaterThan(1);
+    for (const piece of tablePieces) {
+      const lines = piece.text.split('\n');
+      expect(lines.slice(0, 2)).toEqual(['| Option | Meaning |', '| --- | --- |']);
+      for (const line of lines.slice(2)) expect(rows).toContain(line);
+      expect(piece.text.length).toBeLessThanOrEqual(600);
+    }
+    expect(tablePieces.flatMap((p) => p.text.split('\n').slice(2))).toEqual(rows);
+
+    const items = Array.from({ length: 30 }, (_, i) => [`* \`flag${i}\` turns feature ${i} on.`, `    * > It logs "feature ${i} on".`]);
+    const list = ['# Flags', '', ...items.flat()].join('\n');
+    const listPieces = chunkMarkdown(list, { maxChars: 500 });
+    expect(listPieces.length).toBeGreaterThan(1);
+    // Every piece starts at a top-level item and keeps each item's nested line under it, one line each.
+    for (const piece of listPieces) expect(piece.text.startsWith('* `flag')).toBe(true);
+    expect(listPieces.flatMap((p) => p.text.split('\n'))).toEqual(items.flat());
+  });
+
   it('reads front matter title and description, and opens the first chunk with the description', async () => {
     const parsed = parseDocument(await fixture('api.md'), 'markdown');
     expect(parsed.title).toBe('Lumen logger API');
