@@ -48,8 +48,9 @@ export interface Retrieval {
 
 /** Which of the terms a passage holds (body or headings), and the IDF-weighted share of them that is. */
 export function matchOf(chunk: ChunkRow, terms: QueryTerm[]): { matched: Set<string>; coverage: number } {
-  const present = new Set(`${chunk.body_terms} ${chunk.head_terms}`.split(' '));
-  const matched = new Set(terms.filter((t) => present.has(t.term)).map((t) => t.term));
+  // Terms are space-separated in both fields; a term is present when it stands between spaces.
+  const fields = ` ${chunk.body_terms} ${chunk.head_terms} `;
+  const matched = new Set(terms.filter((t) => !t.term.includes(' ') && fields.includes(` ${t.term} `)).map((t) => t.term));
   return { matched, coverage: coverageOf(terms, (t) => matched.has(t)) };
 }
 

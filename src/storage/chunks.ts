@@ -19,7 +19,7 @@
  */
 import * as lancedb from '@lancedb/lancedb';
 import { MultiMatchQuery, MatchQuery } from '@lancedb/lancedb';
-import { Field, FixedSizeList, Float32, Float64, Schema, Utf8 } from 'apache-arrow';
+import { Field, FixedSizeList, Float32, Float64, Schema, Utf8, type Table as ArrowTable } from 'apache-arrow';
 import { DEFAULT_LIBRARY } from '../docs/library.js';
 import { retryRead, sqlLiteral, type Store } from './store.js';
 
@@ -407,11 +407,13 @@ export class ChunkStore {
       let query = this.chunks.query().fullTextSearch(fts);
       const scope = this.scopeFilter();
       if (scope) query = query.where(scope);
-      const rows = await retryRead(() =>
-        query
-          .select([...CHUNK_COLUMNS, '_score'])
-          .limit(limit)
-          .toArray(),
+      const rows = plainRows(
+        await retryRead(() =>
+          query
+            .select([...CHUNK_COLUMNS, '_score'])
+            .limit(limit)
+            .toArrow(),
+        ),
       );
       return rows.map((r) => ({ ...plainChunk(r), score: Number(r._score) * weight }));
     };
@@ -431,24 +433,28 @@ export class ChunkStore {
   /** Chunks by id (any version). */
   async chunksById(ids: string[]): Promise<ChunkRow[]> {
     if (!ids.length) return [];
-    const rows = await retryRead(() =>
-      this.chunks
-        .query()
-        .where(`chunk_id IN (${inList(ids)})`)
-        .select(CHUNK_COLUMNS)
-        .toArray(),
+    const rows = plainRows(
+      await retryRead(() =>
+        this.chunks
+          .query()
+          .where(`chunk_id IN (${inList(ids)})`)
+          .select(CHUNK_COLUMNS)
+          .toArrow(),
+      ),
     );
     return rows.map(plainChunk);
   }
 
   /** Every chunk of one document version, in order. */
   async chunksOf(docId: string, version: string): Promise<ChunkRow[]> {
-    const rows = await retryRead(() =>
-      this.chunks
-        .query()
-        .where(`doc_id = ${sqlLiteral(docId)} AND version = ${sqlLiteral(version)}`)
-        .select(CHUNK_COLUMNS)
-        .toArray(),
+    const rows = plainRows(
+      await retryRead(() =>
+        this.chunks
+          .query()
+          .where(`doc_id = ${sqlLiteral(docId)} AND version = ${sqlLiteral(version)}`)
+          .select(CHUNK_COLUMNS)
+          .toArrow(),
+      ),
     );
     return rows.map(plainChunk).sort((a, b) => a.ord - b.ord);
   }
@@ -547,6 +553,19 @@ function plainDoc(r: Record<string, unknown>): DocumentRow {
     title_terms: String(r.title_terms ?? ''),
     content: String(r.content ?? ''),
   };
+}
+
+/**
+ * A result's rows as plain objects, read a column at a time: the same values `toArray()` gives, without a
+ * proxy per row (reading 200 passages that way took about a tenth of a query's time).
+ */
+function plainRows(table: ArrowTable): Record<string, unknown>[] {
+  const rows: Record<string, unknown>[] = Array.from({ length: table.numRows }, () => ({}));
+  for (const field of table.schema.fields) {
+    const values = table.getChild(field.name)?.toArray() ?? [];
+    for (let i = 0; i < rows.length; i++) rows[i]![field.name] = values[i];
+  }
+  return rows;
 }
 
 function plainChunk(r: Record<string, unknown>): ChunkRow {
