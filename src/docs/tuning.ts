@@ -15,7 +15,9 @@ export interface Tuning {
    * Passage size: sections are cut at block boundaries near this many characters (and, with `pack`,
    * adjacent small sections packed up to it). Measured without packing (mean hit@1 / answer match over the
    * development corpora): 1,200 → 0.799 / 0.739, 1,500 → 0.803 / 0.728; with packing 800 → 0.794 / 0.703,
-   * 1,000 → 0.794 / 0.721, 1,500 → 0.781 / 0.722.
+   * 1,000 → 0.794 / 0.721, 1,500 → 0.781 / 0.722. Re-measured on the nine development corpora once long
+   * tables and lists were cut between rows and items (2026-11-26; mean hit@1 / answer, worst answer): 1,000 →
+   * 0.836 / 0.806, 0.725; 1,200 → 0.852 / 0.820, 0.750; 1,500 → 0.851 / 0.802, 0.667.
    */
   passageChars: number;
   /**
