@@ -157,8 +157,10 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
   const chosen: Quote[] = [];
   let used = 0;
   const fits = (q: Quote, slack = 1) => used + q.unit.text.length <= options.maxChars * slack;
+  // A sentence an API reference repeats under sibling sections (a class and its promise twin) is quoted once.
+  const isCopy = (q: Quote) => chosen.some((c) => c !== q && c.unit.text === q.unit.text);
   const take = (q: Quote) => {
-    if (chosen.includes(q)) return;
+    if (chosen.includes(q) || isCopy(q)) return;
     chosen.push(q);
     used += q.unit.text.length;
   };
@@ -213,7 +215,7 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
   perPassage.forEach((list, i) => {
     if (!list.length || list.includes(lead) || chosen.length >= options.maxUnits) return;
     const q = list.reduce((a, b) => (b.score > a.score ? b : a));
-    if (q.score / (passages[i]!.weight || 1) >= leadCoverage * tuning.spread && fits(q)) withContext(q);
+    if (q.score / (passages[i]!.weight || 1) >= leadCoverage * tuning.spread && fits(q) && !isCopy(q)) withContext(q);
   });
   // Then units by what they add: question terms not named yet (scaled by the unit's score relative to the
   // lead), plus a share of their own score.
@@ -224,7 +226,7 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
     let best: Quote | undefined;
     let bestGain = 0;
     for (const q of pool) {
-      if (chosen.includes(q) || !fits(q)) continue;
+      if (chosen.includes(q) || isCopy(q) || !fits(q)) continue;
       let novel = 0;
       for (const t of q.covers) if (!covered.has(t)) novel += weightOf.get(t)!;
       const gain = (novel / totalIdf) * (q.score / (lead.score || 1)) + tuning.noveltyShare * q.score;

@@ -75,6 +75,16 @@ describe('selectQuotes', () => {
     expect(quoted(quotes)[0]).toContain('`allowBrowser`');
   });
 
+  it('quotes a sentence that sibling sections repeat once, and spends the room on what else they say', () => {
+    const shared = 'The `output` stream is used to print prompts for user input.';
+    const callback = passage(`${shared} Call \`rl.question()\` with a callback to prompt.`, { doc: 'readline' });
+    const promises = passage(`${shared} The promise form of \`rl.question()\` resolves with the answer.`, { doc: 'readline', source: 2 });
+    const terms = [qterm('prompt', 3), qterm('output', 2), qterm('question', 2), qterm('answer', 1)];
+    const texts = quoted(selectQuotes([callback, promises], terms, ALONE));
+    expect(texts.filter((t) => t === shared)).toHaveLength(1);
+    expect(texts).toContain('The promise form of `rl.question()` resolves with the answer.');
+  });
+
   it('adds the unit that names what the quoted ones do not, before another that repeats them', () => {
     const p = passage(
       'Child bindings are written on every log line of the child. ' +
