@@ -112,7 +112,11 @@ const RST_ADORNMENT = /^([=\-~^"'`#*+:.<>_])\1{2,}\s*$/;
  * first appearance of each adornment style; `::` literal blocks and `code-block` directives become fences.
  */
 export function rstToMarkdownish(text: string): string {
-  const lines = text.split(/\r?\n/);
+  // A hyperlink or a cross-reference whose text wraps onto the next line keeps its text on both lines.
+  const unwrapped = text
+    .replace(/`([^`<\n]+)\n(\s*)([^`<\n]*?)\s*<[^>\n]+>`__?/g, '$1\n$2$3')
+    .replace(/:(?:ref|doc|term):`([^`<\n]+)\n(\s*)([^`<\n]*?)\s*(?:<[^>\n]*>)?`/g, '$1\n$2$3');
+  const lines = unwrapped.split(/\r?\n/);
   const styles: string[] = [];
   const out: string[] = [];
   const levelOf = (style: string) => {
@@ -151,7 +155,7 @@ export function rstToMarkdownish(text: string): string {
     const directive = /^\s*\.\.\s+(?:code-block|code|sourcecode)::\s*(\S*)/.exec(line);
     const literal = !directive && /::\s*$/.test(line) && !/^\s*\.\./.test(line);
     if (directive || literal) {
-      if (literal) out.push(line.replace(/::\s*$/, line.trim() === '::' ? '' : ':'));
+      if (literal) out.push(rstInline(line.replace(/::\s*$/, line.trim() === '::' ? '' : ':')));
       const { body, next: j } = bodyAfter(i + 1);
       if (body.length) {
         out.push('', `\`\`\`${directive?.[1] ?? ''}`, ...body, '```', '');

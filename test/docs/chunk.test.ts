@@ -124,6 +124,17 @@ describe('structure-aware chunking', () => {
     expect(chunk!.text).toBe('Call `app.url_for` or `app.run`; see the guide.\n\n**Note:**\nKeep `debug` off.');
   });
 
+  it('reads reStructuredText links and references that wrap onto the next line, and roles in a line that opens a literal block', () => {
+    const parsed = parseDocument(
+      'Get\n===\n\nDownload it from the `project\nrelease page <https://example.com/releases>`__, then read\n:ref:`the backup\nchapter <backup>`. See\n:attr:`Blueprint.root_path` for the folder::\n\n    >>> bp.root_path\n',
+      'rst',
+    );
+    const [chunk] = chunkMarkdown(parsed.body);
+    expect(chunk!.text).toBe(
+      'Download it from the project\nrelease page, then read\nthe backup\nchapter. See\n`Blueprint.root_path` for the folder:\n\n```\n>>> bp.root_path\n```',
+    );
+  });
+
   it('keeps the text of reStructuredText directives that carry it (options, tables, domain objects)', () => {
     const parsed = parseDocument(
       'Flags\n=====\n\n.. option:: --verbose\n\n   Print every file.\n\n.. py:function:: run(x)\n\n   Runs x.\n\n.. image:: logo.png\n   :alt: logo\n',
