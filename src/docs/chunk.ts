@@ -66,10 +66,22 @@ export function cleanInline(line: string): string {
     .join('');
 }
 
+const HTML_TAG = /<\/?(?:a|img|p|div|span|br|sup|sub|b|i|em|strong|details|summary|picture|source|center|h[1-6]|table|tr|td|th|tbody|thead|kbd)\b[^>]*>/gi;
+const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'", nbsp: ' ' };
+
 function cleanProse(text: string): string {
   return text
-    .replace(/<\/?(?:a|img|p|div|span|br|sup|sub|b|i|em|strong|details|summary|picture|source|center|h[1-6]|table|tr|td|th|tbody|thead)\b[^>]*>/gi, '')
-    .replace(/\\([\\`*_{}[\]()#+\-.!|<>])/g, '$1');
+    .replace(/<code>([^<`]+)<\/code>/gi, '`$1`')
+    .replace(HTML_TAG, '')
+    .replace(/\\([\\`*_{}[\]()#+\-.!|<>])/g, '$1')
+    .replace(/&(?:([a-z]+)|#(\d{1,6})|#x([\da-f]{1,6}));/gi, (m, name?: string, dec?: string, hex?: string) =>
+      name ? (ENTITIES[name.toLowerCase()] ?? m) : String.fromCodePoint(Number.parseInt(dec ?? hex!, dec ? 10 : 16)),
+    );
+}
+
+/** Links and HTML tags that wrap onto the next line of a paragraph, reduced to their text (one line at a time misses them). */
+function unwrapLines(text: string): string {
+  return text.replace(/\[([^\]\n]*\n[^\]\n]*)\]\((?:[^()\s]|\([^)]*\))*(?:\s+"[^"]*")?\)/g, '$1').replace(/<\/?(?:a|img|span|div|p)\b[^>]*\n[^>]*>/gi, '');
 }
 
 export function cleanHeading(text: string): string {
@@ -84,7 +96,8 @@ export function sectionsOf(markdown: string): Section[] {
   let current: Section = { path: [], blocks: [] };
   let para: string[] = [];
   const flush = () => {
-    const text = para
+    const text = unwrapLines(para.join('\n'))
+      .split('\n')
       .map(cleanInline)
       .join('\n')
       .replace(/^\s*\n|\n\s*$/g, '');

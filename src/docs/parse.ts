@@ -179,7 +179,7 @@ export function rstToMarkdownish(text: string): string {
         const text = body.length ? rstToMarkdownish(body.join('\n')).split('\n') : [];
         out.push('');
         const naming = RST_NAMING.has(name) || name.includes(':');
-        if (RST_ADMONITIONS.has(name)) out.push(`**${name[0]!.toUpperCase()}${name.slice(1)}:**${arg ? ` ${rstInline(arg)}` : ''}`);
+        if (ADMONITIONS.has(name)) out.push(`**${name[0]!.toUpperCase()}${name.slice(1)}:**${arg ? ` ${rstInline(arg)}` : ''}`);
         else if (arg && naming && text[0]?.trim() && !text[0].startsWith('```')) out.push(`\`${arg}\`: ${text.shift()!}`);
         else if (arg) out.push(naming ? `\`${arg}\`${text.length ? ':' : ''}` : rstInline(arg));
         out.push(...text, '');
@@ -219,8 +219,9 @@ const RST_NO_TEXT = new Set([
 ]);
 /** Directives whose argument is a name (an option, a variable, a program): shown as code. */
 const RST_NAMING = new Set(['option', 'cmdoption', 'envvar', 'describe', 'object', 'program', 'confval']);
-/** Directives whose body is reading text quoted under a label such as **Note:**. */
-const RST_ADMONITIONS = new Set([
+/** Admonitions (reStructuredText directives, markdown containers): reading text under a label such as **Note:**. */
+const ADMONITIONS = new Set([
+  'info',
   'note',
   'warning',
   'tip',
@@ -273,6 +274,47 @@ export function unquoteMarkdown(text: string): string {
     .join('\n');
 }
 
+/**
+ * Markdown as documentation sites extend it, read as plain markdown: a container (`::: tip Title`, `:::warning`)
+ * opens under its label (**Tip:** Title) and its closing `:::` goes; one that only groups code (`::: code-group`)
+ * goes; one naming an API object (mkdocstrings' `::: package.module.Name`) keeps the name as code. MDX `import`
+ * and `export` lines and lines holding only a component tag (`<CpuFlag />`) carry no reading text and go.
+ * Fenced code stays as written.
+ */
+export function siteMarkdown(text: string): string {
+  let fence: string | undefined;
+  const out: string[] = [];
+  for (const line of text.split('\n')) {
+    const marker = /^\s{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (marker && (!fence || marker.startsWith(fence))) {
+      fence = fence ? undefined : marker;
+      out.push(line);
+      continue;
+    }
+    if (fence) {
+      out.push(line);
+      continue;
+    }
+    const container = /^\s{0,3}:{3,}\s*([\w.-]*)\s*(.*)$/.exec(line);
+    if (container) {
+      const [, kind = '', title = ''] = container;
+      const label = kind.toLowerCase();
+      if (ADMONITIONS.has(label) || (label === 'details' && title))
+        out.push(
+          '',
+          `**${title && label === 'details' ? title : label[0]!.toUpperCase() + label.slice(1)}:**${title && label !== 'details' ? ` ${title}` : ''}`,
+        );
+      else if (kind.includes('.')) out.push('', `\`${kind}\``);
+      else out.push('');
+      continue;
+    }
+    if (/^(?:import\s+[\w{},*\s]+\s+from\s+['"][^'"]+['"]|export\s+(?:const|default|function)\b.*);?\s*$/.test(line)) continue;
+    if (/^\s*<[A-Z][\w.]*(?:\s[^<>]*)?\/>\s*$/.test(line)) continue;
+    out.push(line);
+  }
+  return out.join('\n');
+}
+
 export function parseDocument(content: string, type: ContentType): ParsedDocument {
   const text = content.replace(/\r\n?/g, '\n');
   if (type === 'html') {
@@ -280,6 +322,6 @@ export function parseDocument(content: string, type: ContentType): ParsedDocumen
     return { body, title };
   }
   const { meta, body } = type === 'markdown' || type === 'text' ? splitFrontMatter(text) : { meta: {}, body: text };
-  const normalised = type === 'rst' ? rstToMarkdownish(body) : type === 'markdown' ? unquoteMarkdown(body) : body;
+  const normalised = type === 'rst' ? rstToMarkdownish(body) : type === 'markdown' ? siteMarkdown(unquoteMarkdown(body)) : body;
   return { body: normalised, title: meta.title, description: meta.description ?? meta.summary };
 }

@@ -161,4 +161,59 @@ describe('structure-aware chunking', () => {
     expect(body).toContain('EXAMPLE:\n\n```python\nx = 1\n```');
     expect(body).toContain('```sh\n> npm install\n```');
   });
+
+  it('reads site containers under their label, and drops MDX imports and component-only lines, never inside code', () => {
+    const md = [
+      '# Catalogs',
+      '',
+      ':::tip Lockfile behavior in CI',
+      'Run with `--frozen-lockfile`.',
+      ':::',
+      '',
+      '::: warning',
+      'Removed in v11.',
+      ':::',
+      '',
+      '::: code-group',
+      '```sh',
+      ':::',
+      "import X from './x.mdx'",
+      '```',
+      ':::',
+      '',
+      '::: mkdocs.structure.files.Files',
+      '',
+      "import CpuFlag from '../settings/_cpuFlag.mdx'",
+      '',
+      '<CpuFlag />',
+      '',
+      'The end.',
+    ].join('\n');
+    const [chunk] = chunkMarkdown(parseDocument(md, 'markdown').body);
+    expect(chunk!.text).toBe(
+      [
+        '**Tip:** Lockfile behavior in CI',
+        'Run with `--frozen-lockfile`.',
+        '',
+        '**Warning:**',
+        'Removed in v11.',
+        '',
+        '```sh',
+        ':::',
+        "import X from './x.mdx'",
+        '```',
+        '',
+        '`mkdocs.structure.files.Files`',
+        '',
+        'The end.',
+      ].join('\n'),
+    );
+  });
+
+  it('reads HTML entities, <code> and links or tags that wrap onto the next line as the text they show', () => {
+    const md =
+      '# T\n\nA map of **Record&lt;string, string&gt;** with&nbsp;keys, see <code>SSL_OP_ALL</code> and\n[forking the MkDocs\nrepository](../contributing.md#x), or install some <a\n  href="/plugins/">plugins</a>.\n';
+    const [chunk] = chunkMarkdown(parseDocument(md, 'markdown').body);
+    expect(chunk!.text).toBe('A map of **Record<string, string>** with keys, see `SSL_OP_ALL` and\nforking the MkDocs\nrepository, or install some plugins.');
+  });
 });
