@@ -41,3 +41,8 @@ export function specificity(floor: number): Specificity {
     return r === undefined ? 1 : Math.max(0, (r - floor) / (1 - floor));
   };
 }
+
+/** A word's log-rank share in general English, in (0, 1]: small for everyday words, 1 for a word the list does not have. */
+export function englishRank(word: string): number {
+  return load().get(word.toLowerCase()) ?? 1;
+}

@@ -29,7 +29,7 @@ import { documentId, hashOf, prepareDocument, resolveContentType, titleTerms, ty
 import { questionIdentifiers, queryTerms, type QueryTerm } from './question.js';
 import { matchOf, relatedDocuments, retrieve, type Candidate, type RankedDocument, type Retrieval } from './search.js';
 import { nonNounWords } from './pos.js';
-import { specificity } from './commonness.js';
+import { englishRank, specificity } from './commonness.js';
 import { analyze } from './tokens.js';
 import { tuningWithout, type Tuning } from './tuning.js';
 import { CorpusStats, type CurrentDocument } from './stats.js';
@@ -608,6 +608,7 @@ export class DocIndex {
     const words = {
       nonNouns: terms.some((t) => !t.known) ? await nonNounWords(question) : undefined,
       specificity: this.tuning.wordSpecificity ? specificity(this.tuning.everydayFloor) : undefined,
+      englishRank,
     };
     let evidence = gatherEvidence(question, retrieval, identifiers, stats, words);
     const top = retrieval.documents[0];

@@ -342,6 +342,14 @@ describe('what a question names that the documentation lacks', () => {
     expect(refused.result.reason).toContain('Not found anywhere in the documentation: "kubernetes", "encrypt", "daemon".');
   });
 
+  it('reads how much a question uses the documentation’s own words rather than words it mentions in passing', async () => {
+    const topicality = FEATURES.indexOf('topicality');
+    const onTopic = await index.trace('Are parcel server responses compressed with gzip?');
+    const inPassing = await index.trace('Who will start a new project later, and at what time?');
+    expect(onTopic.evidence!.values[topicality]).toBeGreaterThan(0);
+    expect(inPassing.evidence!.values[topicality]).toBeLessThan(0);
+  });
+
   it('names a missing name as the question wrote it, never the pieces it is searched by', async () => {
     const refused = await index.trace('How do I keep parcel-server sessions in PostgreSQL or SQLite?');
     expect(refused.result.grounded).toBe(false);
