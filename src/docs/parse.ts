@@ -276,7 +276,8 @@ export function unquoteMarkdown(text: string): string {
 
 /**
  * Markdown as documentation sites extend it, read as plain markdown: a container (`::: tip Title`, `:::warning`)
- * opens under its label (**Tip:** Title) and its closing `:::` goes; one that only groups code (`::: code-group`)
+ * opens under its label (**Tip:** Title) and its closing `:::` goes, and so does an admonition of MkDocs'
+ * dialect (`!!! note "Title"`: **Title:**); one that only groups code (`::: code-group`)
  * goes; one naming an API object (mkdocstrings' `::: package.module.Name`) keeps the name as code. MDX `import`
  * and `export` lines and lines holding only a component tag (`<CpuFlag />`) carry no reading text and go.
  * Fenced code stays as written.
@@ -284,7 +285,11 @@ export function unquoteMarkdown(text: string): string {
 export function siteMarkdown(text: string): string {
   let fence: string | undefined;
   const out: string[] = [];
-  for (const line of text.split('\n')) {
+  let admonitionBody = false;
+  for (const raw of text.split('\n')) {
+    // An admonition's body is indented by four spaces: read without them, so its code fences are fences.
+    if (admonitionBody && raw.trim() && !/^(?: {4}|\t)/.test(raw)) admonitionBody = false;
+    const line = admonitionBody ? raw.replace(/^(?: {4}|\t)/, '') : raw;
     const marker = /^\s{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
     if (marker && (!fence || marker.startsWith(fence))) {
       fence = fence ? undefined : marker;
@@ -293,6 +298,14 @@ export function siteMarkdown(text: string): string {
     }
     if (fence) {
       out.push(line);
+      continue;
+    }
+    // Python-Markdown's admonitions (`!!! note "Title"`, collapsible `??? tip`) are the same thing in MkDocs' dialect.
+    const admonition = /^\s{0,3}(?:!!!|\?\?\?\+?)\s*([A-Za-z][\w-]*)(?:\s+"([^"]*)")?\s*$/.exec(line);
+    if (admonition) {
+      const [, kind = '', title = ''] = admonition;
+      out.push('', `**${title || kind[0]!.toUpperCase() + kind.slice(1).toLowerCase()}:**`);
+      admonitionBody = true;
       continue;
     }
     const container = /^\s{0,3}:{3,}\s*([\w.-]*)\s*(.*)$/.exec(line);

@@ -210,6 +210,14 @@ describe('structure-aware chunking', () => {
     );
   });
 
+  it("reads MkDocs' admonitions under their title or kind, their indented body as text", () => {
+    const md = '# Deploy\n\n!!! warning "Stale pages"\n    Run `mkdocs build --clean` first.\n\n??? note\n    Collapsed by default.\n';
+    const [chunk] = chunkMarkdown(parseDocument(md, 'markdown').body);
+    expect(chunk!.text).toBe('**Stale pages:**\nRun `mkdocs build --clean` first.\n\n**Note:**\nCollapsed by default.');
+    const fenced = '# Deploy\n\n!!! example\n    Set it:\n\n    ```yaml\n    site_name: x\n    ```\n\nAfter.\n';
+    expect(chunkMarkdown(parseDocument(fenced, 'markdown').body)[0]!.text).toBe('**Example:**\nSet it:\n\n```yaml\nsite_name: x\n```\n\nAfter.');
+  });
+
   it('reads HTML entities, <code> and links or tags that wrap onto the next line as the text they show', () => {
     const md =
       '# T\n\nA map of **Record&lt;string, string&gt;** with&nbsp;keys, see <code>SSL_OP_ALL</code> and\n[forking the MkDocs\nrepository](../contributing.md#x), or install some <a\n  href="/plugins/">plugins</a>.\n';
