@@ -179,7 +179,7 @@ export function rstToMarkdownish(text: string): string {
         const text = body.length ? rstToMarkdownish(body.join('\n')).split('\n') : [];
         out.push('');
         const naming = RST_NAMING.has(name) || name.includes(':');
-        if (ADMONITIONS.has(name)) out.push(`**${name[0]!.toUpperCase()}${name.slice(1)}:**${arg ? ` ${rstInline(arg)}` : ''}`);
+        if (ADMONITIONS.has(name)) out.push(labelLine(name, arg ? rstInline(arg) : ''));
         else if (arg && naming && text[0]?.trim() && !text[0].startsWith('```')) out.push(`\`${arg}\`: ${text.shift()!}`);
         else if (arg) out.push(naming ? `\`${arg}\`${text.length ? ':' : ''}` : rstInline(arg));
         out.push(...text, '');
@@ -250,6 +250,17 @@ export function rstInline(line: string): string {
     .replace(/`([^`]+)`__?(?![`\w])/g, '$1');
 }
 
+/** An admonition's label line: **Note:** and what follows it (`kind` in any case: note, NOTE, Note). */
+function labelLine(kind: string, text = ''): string {
+  return `**${kind[0]!.toUpperCase()}${kind.slice(1).toLowerCase()}:**${text ? ` ${text}` : ''}`;
+}
+
+/** The fence a markdown line opens or closes, given the one open (`open`), or undefined when it does neither. */
+function fenceToggledBy(line: string, open: string | undefined): string | undefined {
+  const marker = /^\s{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+  return marker && (!open || marker.startsWith(open)) ? marker : undefined;
+}
+
 /**
  * Markdown blockquotes read as their content: the `>` markers go (so a list, a table or code fenced inside a
  * quote is read as one), and a GitHub alert's `[!NOTE]` becomes the label **Note:**. Lines inside a fenced
@@ -262,14 +273,14 @@ export function unquoteMarkdown(text: string): string {
     .map((line) => {
       const quoted = fence ? undefined : /^ {0,3}>[!?]?(?: |$)?(.*)$/.exec(line);
       if (!quoted) {
-        const marker = /^\s{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
-        if (marker && (!fence || marker.startsWith(fence))) fence = fence ? undefined : marker;
+        const marker = fenceToggledBy(line, fence);
+        if (marker) fence = fence ? undefined : marker;
         return line;
       }
       let inner = quoted[1]!;
       while (/^ {0,3}>(?: |$)/.test(inner)) inner = inner.replace(/^ {0,3}>(?: |$)?/, '');
       const alert = /^\[!(\w+)\]\s*(.*)$/.exec(inner.trim());
-      return alert ? `**${alert[1]![0]!.toUpperCase()}${alert[1]!.slice(1).toLowerCase()}:**${alert[2] ? ` ${alert[2]}` : ''}` : inner;
+      return alert ? labelLine(alert[1]!, alert[2]) : inner;
     })
     .join('\n');
 }
@@ -290,8 +301,8 @@ export function siteMarkdown(text: string): string {
     // An admonition's body is indented by four spaces: read without them, so its code fences are fences.
     if (admonitionBody && raw.trim() && !/^(?: {4}|\t)/.test(raw)) admonitionBody = false;
     const line = admonitionBody ? raw.replace(/^(?: {4}|\t)/, '') : raw;
-    const marker = /^\s{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
-    if (marker && (!fence || marker.startsWith(fence))) {
+    const marker = fenceToggledBy(line, fence);
+    if (marker) {
       fence = fence ? undefined : marker;
       out.push(line);
       continue;
@@ -304,7 +315,7 @@ export function siteMarkdown(text: string): string {
     const admonition = /^\s{0,3}(?:!!!|\?\?\?\+?)\s*([A-Za-z][\w-]*)(?:\s+"([^"]*)")?\s*$/.exec(line);
     if (admonition) {
       const [, kind = '', title = ''] = admonition;
-      out.push('', `**${title || kind[0]!.toUpperCase() + kind.slice(1).toLowerCase()}:**`);
+      out.push('', title ? `**${title}:**` : labelLine(kind));
       admonitionBody = true;
       continue;
     }
@@ -312,11 +323,9 @@ export function siteMarkdown(text: string): string {
     if (container) {
       const [, kind = '', title = ''] = container;
       const label = kind.toLowerCase();
-      if (ADMONITIONS.has(label) || (label === 'details' && title))
-        out.push(
-          '',
-          `**${title && label === 'details' ? title : label[0]!.toUpperCase() + label.slice(1)}:**${title && label !== 'details' ? ` ${title}` : ''}`,
-        );
+      // A collapsible block (`::: details Title`) is labelled by its title alone.
+      if (label === 'details' && title) out.push('', `**${title}:**`);
+      else if (ADMONITIONS.has(label)) out.push('', labelLine(label, title));
       else if (kind.includes('.')) out.push('', `\`${kind}\``);
       else out.push('');
       continue;
