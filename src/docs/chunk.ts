@@ -47,6 +47,11 @@ interface Section {
   blocks: Block[];
 }
 
+/** A markdown table's rule line (`| --- | :-- |`), under its header row. */
+export const TABLE_RULE = /^\s*\|?\s*:?-{2,}/;
+/** A list item's first line at the top level of its block (at most three spaces in), its indent captured. */
+const LIST_ITEM_START = /^(\s{0,3})([-*+]|\d+[.)])\s+/;
+
 const FENCE_OPEN = /^(\s{0,3})(`{3,}|~{3,})\s*([^`\s]*)[^`]*$/;
 const ATX = /^\s{0,3}(#{1,6})(?:\s+(.*?))?\s*#*\s*$/;
 
@@ -171,7 +176,7 @@ export function sectionsOf(markdown: string): Section[] {
       continue;
     }
     // A new list item starts a new block, so answers can quote one item.
-    if (/^\s{0,3}([-*+]|\d+[.)])\s+/.test(line) && para.length && !/^\s{0,3}([-*+]|\d+[.)])\s+/.test(para[0]!)) flush();
+    if (LIST_ITEM_START.test(line) && para.length && !LIST_ITEM_START.test(para[0]!)) flush();
     para.push(line);
   }
   flush();
@@ -196,7 +201,7 @@ function splitLongBlock(text: string, maxChars: number): string[] {
       header,
     );
   }
-  const item = /^(\s{0,3})([-*+]|\d+[.)])\s+/.exec(first);
+  const item = LIST_ITEM_START.exec(first);
   if (item) {
     const depth = item[1]!.length;
     const items: string[][] = [];
@@ -209,8 +214,6 @@ function splitLongBlock(text: string, maxChars: number): string[] {
   }
   return splitLongText(text, maxChars);
 }
-
-const TABLE_RULE = /^\s*\|?\s*:?-{2,}/;
 
 /** Groups of lines packed into pieces of at most maxChars, each opening with `head`; a group too long alone is cut as prose. */
 function packLines(groups: string[][], maxChars: number, head: string[]): string[] {

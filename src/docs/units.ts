@@ -2,7 +2,7 @@
  * Quotable units of a passage: sentences, list items, table rows and code blocks, and the parts of a long
  * code listing (a field with the comment before it), which are quoted as one fenced excerpt.
  */
-import { HEADING_LINE } from './chunk.js';
+import { HEADING_LINE, TABLE_RULE } from './chunk.js';
 import { splitSentences } from './tokens.js';
 
 export interface Unit {
@@ -95,8 +95,8 @@ export function unitsOf(text: string, longCode: number): Unit[] {
       push('item', item.join(' '));
     } else if (first.trim().startsWith('|')) {
       // Each row is quoted under the table's header row, which says what its cells mean.
-      const rows = para.filter((line) => !/^\s*\|?\s*:?-{2,}/.test(line));
-      const header = rows.length > 1 && /^\s*\|?\s*:?-{2,}/.test(para[1] ?? '') ? rows.shift()! : undefined;
+      const rows = para.filter((line) => !TABLE_RULE.test(line));
+      const header = rows.length > 1 && TABLE_RULE.test(para[1] ?? '') ? rows.shift()! : undefined;
       // Cells padded to line up in the source read the same with single spaces, and cost the answer less.
       const row = (line: string) => line.trim().replace(/ {2,}/g, ' ');
       for (const line of rows) push('row', header ? `${row(header)}\n${row(line)}` : row(line));
