@@ -407,14 +407,7 @@ export class ChunkStore {
       let query = this.chunks.query().fullTextSearch(fts);
       const scope = this.scopeFilter();
       if (scope) query = query.where(scope);
-      const rows = plainRows(
-        await retryRead(() =>
-          query
-            .select([...CHUNK_COLUMNS, '_score'])
-            .limit(limit)
-            .toArrow(),
-        ),
-      );
+      const rows = await readRows(() => query.select([...CHUNK_COLUMNS, '_score']).limit(limit));
       return rows.map((r) => ({ ...plainChunk(r), score: Number(r._score) * weight }));
     };
     // Two queries side by side, scores summed per chunk (a should-clause BooleanQuery ranks the same but
@@ -433,28 +426,22 @@ export class ChunkStore {
   /** Chunks by id (any version). */
   async chunksById(ids: string[]): Promise<ChunkRow[]> {
     if (!ids.length) return [];
-    const rows = plainRows(
-      await retryRead(() =>
-        this.chunks
-          .query()
-          .where(`chunk_id IN (${inList(ids)})`)
-          .select(CHUNK_COLUMNS)
-          .toArrow(),
-      ),
+    const rows = await readRows(() =>
+      this.chunks
+        .query()
+        .where(`chunk_id IN (${inList(ids)})`)
+        .select(CHUNK_COLUMNS),
     );
     return rows.map(plainChunk);
   }
 
   /** Every chunk of one document version, in order. */
   async chunksOf(docId: string, version: string): Promise<ChunkRow[]> {
-    const rows = plainRows(
-      await retryRead(() =>
-        this.chunks
-          .query()
-          .where(`doc_id = ${sqlLiteral(docId)} AND version = ${sqlLiteral(version)}`)
-          .select(CHUNK_COLUMNS)
-          .toArrow(),
-      ),
+    const rows = await readRows(() =>
+      this.chunks
+        .query()
+        .where(`doc_id = ${sqlLiteral(docId)} AND version = ${sqlLiteral(version)}`)
+        .select(CHUNK_COLUMNS),
     );
     return rows.map(plainChunk).sort((a, b) => a.ord - b.ord);
   }
@@ -553,6 +540,11 @@ function plainDoc(r: Record<string, unknown>): DocumentRow {
     title_terms: String(r.title_terms ?? ''),
     content: String(r.content ?? ''),
   };
+}
+
+/** The rows a query (built afresh on each attempt) returns, read as retryRead reads, as plain objects. */
+async function readRows(query: () => { toArrow(): Promise<ArrowTable> }): Promise<Record<string, unknown>[]> {
+  return plainRows(await retryRead(() => query().toArrow()));
 }
 
 /**
