@@ -58,12 +58,13 @@ const ATX = /^\s{0,3}(#{1,6})(?:\s+(.*?))?\s*#*\s*$/;
 /** Inline markdown to plain reading text: link targets, images and HTML tags go, inline code stays whole (`<th>`). */
 export function cleanInline(line: string): string {
   // Links and images first, on the whole line: their text may hold code (`[\`pino-test\`](https://…)`).
-  const unlinked = line
-    .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
-    .replace(/!\[[^\]]*\]\[[^\]]*\]/g, '')
-    .replace(/\[((?:[^\][]|\[[^\]]*\])*)\]\((?:[^()\s]|\([^)]*\))*(?:\s+"[^"]*")?\)/g, '$1')
-    .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1')
-    .replace(/<!--[\s\S]*?-->/g, '');
+  // No bracket or parenthesis part runs past the next opening one, so a line of a thousand `[` or `![a](`
+  // costs its length, not its square (documents are uploaded by anyone with a key).
+  const unlinked = withoutComments(line)
+    .replace(/!\[[^\][]*\]\((?:[^()]|\([^()]*\))*\)/g, '')
+    .replace(/!\[[^\][]*\]\[[^\][]*\]/g, '')
+    .replace(/\[((?:[^\][]|\[[^\][]*\])*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)/g, '$1')
+    .replace(/\[([^\][]+)\]\[[^\][]*\]/g, '$1');
   // Then HTML tags and escapes, outside code spans only.
   return unlinked
     .split(/(`[^`\n]+`)/)
@@ -71,7 +72,20 @@ export function cleanInline(line: string): string {
     .join('');
 }
 
-const HTML_TAG = /<\/?(?:a|img|p|div|span|br|sup|sub|b|i|em|strong|details|summary|picture|source|center|h[1-6]|table|tr|td|th|tbody|thead|kbd)\b[^>]*>/gi;
+const HTML_TAG = /<\/?(?:a|img|p|div|span|br|sup|sub|b|i|em|strong|details|summary|picture|source|center|h[1-6]|table|tr|td|th|tbody|thead|kbd)\b[^<>]*>/gi;
+
+/** The line without its HTML comments (`<!-- … -->`), found with indexOf: one pass, whatever the line holds. */
+function withoutComments(line: string): string {
+  let out = '';
+  let from = 0;
+  for (;;) {
+    const open = line.indexOf('<!--', from);
+    const close = open < 0 ? -1 : line.indexOf('-->', open + 4);
+    if (close < 0) return out + line.slice(from);
+    out += line.slice(from, open);
+    from = close + 3;
+  }
+}
 const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'", nbsp: ' ' };
 
 function cleanProse(text: string): string {
@@ -86,7 +100,9 @@ function cleanProse(text: string): string {
 
 /** Links and HTML tags that wrap onto the next line of a paragraph, reduced to their text (one line at a time misses them). */
 function unwrapLines(text: string): string {
-  return text.replace(/\[([^\]\n]*\n[^\]\n]*)\]\((?:[^()\s]|\([^)]*\))*(?:\s+"[^"]*")?\)/g, '$1').replace(/<\/?(?:a|img|span|div|p)\b[^>]*\n[^>]*>/gi, '');
+  return text
+    .replace(/\[([^\][\n]*\n[^\][\n]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)/g, '$1')
+    .replace(/<\/?(?:a|img|span|div|p)\b(?:[^<>\n]*\n){1,8}[^<>\n]*>/gi, '');
 }
 
 export function cleanHeading(text: string): string {

@@ -112,10 +112,13 @@ const RST_ADORNMENT = /^([=\-~^"'`#*+:.<>_])\1{2,}\s*$/;
  * first appearance of each adornment style; `::` literal blocks and `code-block` directives become fences.
  */
 export function rstToMarkdownish(text: string): string {
-  // A hyperlink or a cross-reference whose text wraps onto the next line keeps its text on both lines.
+  // A hyperlink or a cross-reference whose text wraps onto the next line keeps its text on both lines. The
+  // continuation starts and ends with a non-space, so that no two parts match the same spaces (a line of
+  // spaces costs its length, not its square).
+  const joined = (_m: string, first: string, indent: string, rest?: string) => `${first}\n${indent}${rest ?? ''}`;
   const unwrapped = text
-    .replace(/`([^`<\n]+)\n(\s*)([^`<\n]*?)\s*<[^>\n]+>`__?/g, '$1\n$2$3')
-    .replace(/:(?:ref|doc|term):`([^`<\n]+)\n(\s*)([^`<\n]*?)\s*(?:<[^>\n]*>)?`/g, '$1\n$2$3');
+    .replace(/`([^`<\n]+)\n([ \t]*)(?:([^`<\s](?:[^`<\n]*[^`<\s])?)\s*|(?:\n\s*)?)<[^>\n]+>`__?/g, joined)
+    .replace(/:(?:ref|doc|term):`([^`<\n]+)\n([ \t]*)(?:([^`<\s](?:[^`<\n]*[^`<\s])?)\s*|(?:\n\s*)?)(?:<[^>\n]*>)?`/g, joined);
   const lines = unwrapped.split(/\r?\n/);
   const styles: string[] = [];
   const out: string[] = [];
@@ -330,7 +333,8 @@ export function siteMarkdown(text: string): string {
       else out.push('');
       continue;
     }
-    if (/^(?:import\s+[\w{},*\s]+\s+from\s+['"][^'"]+['"]|export\s+(?:const|default|function)\b.*);?\s*$/.test(line)) continue;
+    // Written so that no two parts can match the same spaces: a line of spaces costs its length, not its cube.
+    if (/^(?:import\s+(?:[\w{},*]+\s+)+from\s+['"][^'"]+['"]|export\s+(?:const|default|function)\b.*);?\s*$/.test(line)) continue;
     if (/^\s*<[A-Z][\w.]*(?:\s[^<>]*)?\/>\s*$/.test(line)) continue;
     out.push(line);
   }

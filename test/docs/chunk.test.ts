@@ -218,6 +218,33 @@ describe('structure-aware chunking', () => {
     expect(chunkMarkdown(parseDocument(fenced, 'markdown').body)[0]!.text).toBe('**Example:**\nSet it:\n\n```yaml\nsite_name: x\n```\n\nAfter.');
   });
 
+  it('reads a hostile page in one pass: lines built to make its patterns backtrack come out as written', () => {
+    // Each of these took minutes to hours before (every opening bracket, tag or backtick scanned to the end of
+    // the line or the page); a document is anyone's upload, so each must cost its length.
+    const n = 100_000;
+    const lines = [
+      '['.repeat(n),
+      '![a]('.repeat(n / 5),
+      '[a]('.repeat(n / 4),
+      '<a '.repeat(n / 3),
+      `text ${'<!--'.repeat(n / 4)}`,
+      `import ${' '.repeat(n)}x from y`,
+    ];
+    for (const line of lines) {
+      const chunks = chunkMarkdown(parseDocument(`# Hostile\n\n${line}\n`, 'markdown').body);
+      expect(chunks.map((c) => c.text).join('')).toBe(line.trim());
+    }
+    const wrapped = chunkMarkdown(parseDocument(`Title\n=====\n\n\`word\n${' '.repeat(n)}x\n\n:ref:\`word\n${' '.repeat(n)}x\n`, 'rst').body);
+    expect(wrapped.map((c) => c.text)).toEqual([`\`word\n${' '.repeat(n)}x`, `:ref:\`word\n${' '.repeat(n)}x`]);
+    const tags = `${'<a x\n'.repeat(n / 5)}end`;
+    expect(
+      chunkMarkdown(parseDocument(`# Hostile\n\n${tags}\n`, 'markdown').body)
+        .map((c) => c.text)
+        .join('\n')
+        .endsWith('end'),
+    ).toBe(true);
+  });
+
   it('reads HTML entities, <code> and links or tags that wrap onto the next line as the text they show', () => {
     const md =
       '# T\n\nA map of **Record&lt;string, string&gt;** with&nbsp;keys, see <code>SSL_OP_ALL</code> and\n[forking the MkDocs\nrepository](../contributing.md#x), or install some <a\n  href="/plugins/">plugins</a>.\n';
