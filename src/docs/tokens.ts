@@ -50,10 +50,11 @@ const VERSION = /(?<![\w.])\d+(?:\.(?:\d+|x|\*))+(?:-[A-Za-z0-9.]+)?(?![\w])/g;
 
 /**
  * A candidate code span: dotted paths, calls, flags, env references, bracket paths, slashes and hyphens.
- * Matched on raw text before it is split into words.
+ * Matched on raw text before it is split into words. A name starts where a word does: tried from inside a word
+ * as well, a long word would be scanned once per letter.
  */
 const COMPOUND =
-  /(?:\$[A-Za-z_][\w]*:[A-Za-z_][\w]*)|(?:--?[A-Za-z][\w-]*(?:=[\w.@/:-]+)?)|(?:[A-Za-z_$@][\w$]*(?:(?:\[[^\]\s]{0,12}\])|(?:[./:-][A-Za-z_$][\w$]*))+(?:\(\))?)|(?:[A-Za-z_$][\w$]*\(\))/g;
+  /(?:\$[A-Za-z_][\w]*:[A-Za-z_][\w]*)|(?:--?[A-Za-z][\w-]*(?:=[\w.@/:-]+)?)|(?:(?<![\w$@])[A-Za-z_$@][\w$]*(?:(?:\[[^\]\s]{0,12}\])|(?:[./:-][A-Za-z_$][\w$]*))+(?:\(\))?)|(?:(?<![\w$])[A-Za-z_$][\w$]*\(\))/g;
 
 function isCamel(word: string): boolean {
   return /[a-z][A-Z]/.test(word) || /[A-Z]{2,}[a-z]/.test(word);
