@@ -245,11 +245,16 @@ const ADMONITIONS = new Set([
  * `code`; :ref:/:doc: roles, hyperlinks (`text <url>`_) and emphasis markers keep their text only.
  */
 export function rstInline(line: string): string {
+  // Each part stops at the next backtick or '<' and text is trimmed afterwards, so that no two parts of a
+  // pattern can match the same spaces: a hostile line costs its length, not its length squared.
   return line
     .replace(/``([^`]+)``/g, '`$1`')
-    .replace(/:(?:ref|doc|term|abbr|pep|rfc|numref|download):`([^`<]*?)\s*(?:<[^>]*>)?`/g, '$1')
-    .replace(/:[\w:.-]+:`~?([^`<]*?)\s*(?:<([^>]*)>)?`/g, (_m, text: string, target?: string) => `\`${(text || target || '').replace(/^~/, '').trim()}\``)
-    .replace(/`([^`<]+?)\s*<[^>]+>`__?/g, '$1')
+    .replace(/:(?:ref|doc|term|abbr|pep|rfc|numref|download):`([^`<]*)(?:<[^>`]*>)?`/g, (_m, text: string) => text.trimEnd())
+    .replace(
+      /(?<![\w:.-]):[\w:.-]+:`~?([^`<]*)(?:<([^>`]*)>)?`/g,
+      (_m, text: string, target?: string) => `\`${(text.trim() || target || '').replace(/^~/, '').trim()}\``,
+    )
+    .replace(/`([^`<]+)<[^>`]+>`__?/g, (_m, text: string) => text.trimEnd())
     .replace(/`([^`]+)`__?(?![`\w])/g, '$1');
 }
 

@@ -236,6 +236,12 @@ describe('structure-aware chunking', () => {
     }
     const wrapped = chunkMarkdown(parseDocument(`Title\n=====\n\n\`word\n${' '.repeat(n)}x\n\n:ref:\`word\n${' '.repeat(n)}x\n`, 'rst').body);
     expect(wrapped.map((c) => c.text)).toEqual([`\`word\n${' '.repeat(n)}x`, `:ref:\`word\n${' '.repeat(n)}x`]);
+    // reStructuredText roles and links on one line: a role or link opener followed by spaces and no closing
+    // backtick, and a run of ':a' that could each start a role.
+    for (const line of [`:py:func:\`a${' '.repeat(n)}<b c`, `\`a${' '.repeat(n)}<b c`, `${':a'.repeat(n / 2)}\`x`]) {
+      const chunks = chunkMarkdown(parseDocument(`Title\n=====\n\n${line}\n`, 'rst').body);
+      expect(chunks.map((c) => c.text).join('')).toBe(line);
+    }
     const tags = `${'<a x\n'.repeat(n / 5)}end`;
     expect(
       chunkMarkdown(parseDocument(`# Hostile\n\n${tags}\n`, 'markdown').body)
