@@ -523,7 +523,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   const config = parsed.data;
   if (!isObjectStoreLocation(config.dataDir)) config.dataDir = path.resolve(cwd, config.dataDir);
   config.workspaceDir = path.resolve(cwd, config.workspaceDir);
-  config.baseUrl = config.baseUrl.replace(/\/+$/, '');
+  config.baseUrl = config.baseUrl.replace(/(?<!\/)\/+$/, '');
   return deepFreeze(config);
 }
 

@@ -59,7 +59,7 @@ const NUMBERS_IN_TEXT = /(?<![\w.])[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(
 /** `1,200.50` → `1200.5`; signs, currency and percent dropped (the sign is in the wording). */
 export function normaliseNumber(token: string): string {
   let t = token.replace(/[-+−$€£%,]/g, '');
-  if (t.includes('.')) t = t.replace(/0+$/, '').replace(/\.$/, '');
+  if (t.includes('.')) t = t.replace(/(?<!0)0+$/, '').replace(/\.$/, '');
   t = t.replace(/^0+(?=\d)/, '');
   return t;
 }
@@ -128,7 +128,7 @@ export function termsOf(sentence: string): Terms {
   const words: string[] = [];
   const tokens = rest.split(/\s+/).filter(Boolean);
   tokens.forEach((raw, i) => {
-    const token = raw.replace(/^[("'[{*]+/, '').replace(/[()"'\]},.;:!?*]+$/, '');
+    const token = raw.replace(/^[("'[{*]+/, '').replace(/(?<![()"'\]},.;:!?*])[()"'\]},.;:!?*]+$/, '');
     if (!token) return;
     const previous = tokens[i - 1]?.toLowerCase().replace(/[^a-z#]/g, '');
     if (NUMBER.test(token)) {

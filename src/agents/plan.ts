@@ -21,7 +21,7 @@ function describe(item: unknown): string | undefined {
  */
 export function readPlan(text: string): string[] {
   const trimmed = text.trim();
-  const json = /```(?:json)?\s*\n?([\s\S]*?)```/.exec(trimmed)?.[1]?.trim() ?? trimmed;
+  const json = /```(?:json)?(?:[ \t]*\n)?([\s\S]*?)```/.exec(trimmed)?.[1]?.trim() ?? trimmed;
   if (json.startsWith('{') || json.startsWith('[')) {
     try {
       const parsed = JSON.parse(json) as unknown;
@@ -37,7 +37,7 @@ export function readPlan(text: string): string[] {
   }
   const steps: string[] = [];
   for (const line of trimmed.split('\n')) {
-    const m = /^\s*(?:(?:step\s*)?\d+[.):]|[-*•])\s+(.+)$/i.exec(line);
+    const m = /^\s*(?:(?:step\s*)?\d+[.):]|[-*•])\s+(.+)$/is.exec(line);
     if (m?.[1]) steps.push(m[1].replace(/\*\*/g, '').trim());
   }
   return steps.slice(0, MAX_PLAN_STEPS);

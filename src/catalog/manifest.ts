@@ -34,7 +34,7 @@ export function buildManifest(baseUrl: string): AgentManifest {
   return {
     schema_version: MANIFEST_SCHEMA_VERSION,
     provider: PROVIDER,
-    manifest_url: `${baseUrl.replace(/\/+$/, '')}${MANIFEST_PATH}`,
+    manifest_url: `${baseUrl.replace(/(?<!\/)\/+$/, '')}${MANIFEST_PATH}`,
     tools: TOOLS.map((tool) => ({
       name: tool.name,
       description: tool.description,

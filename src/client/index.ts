@@ -86,7 +86,7 @@ export class DocentClient {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`DocentClient: baseUrl must use http or https, not ${url.protocol}`);
     if (url.username || url.password) throw new TypeError('DocentClient: baseUrl must not contain credentials; pass the API key as `apiKey`.');
     if (url.search || url.hash) throw new TypeError('DocentClient: baseUrl must not have a query or fragment.');
-    this.baseUrl = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+    this.baseUrl = `${url.origin}${url.pathname.replace(/(?<!\/)\/+$/, '')}`;
 
     if (options.apiKey !== undefined && (typeof options.apiKey !== 'string' || !/^[\x21-\x7e]+$/.test(options.apiKey))) {
       throw new TypeError('DocentClient: apiKey must be a non-empty key without spaces or control characters (as printed by `docent keys create`).');

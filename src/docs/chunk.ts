@@ -14,7 +14,7 @@ import { TUNING } from './tuning.js';
 export const SECTION_SEPARATOR = ' › ';
 
 /** Changing how documents are cut changes this, so that re-ingesting re-chunks unchanged files. */
-export const CHUNKER_VERSION = 'c5';
+export const CHUNKER_VERSION = 'c6';
 
 export interface ChunkOptions {
   /** Target upper size of a passage, in characters (code blocks may exceed it; they are never cut). */
@@ -48,12 +48,22 @@ interface Section {
 }
 
 /** A markdown table's rule line (`| --- | :-- |`), under its header row. */
-export const TABLE_RULE = /^\s*\|?\s*:?-{2,}/;
+export const TABLE_RULE = /^\s*(?:\|\s*)?:?-{2,}/;
 /** A list item's first line at the top level of its block (at most three spaces in), its indent captured. */
 const LIST_ITEM_START = /^(\s{0,3})([-*+]|\d+[.)])\s+/;
 
-const FENCE_OPEN = /^(\s{0,3})(`{3,}|~{3,})\s*([^`\s]*)[^`]*$/;
-const ATX = /^\s{0,3}(#{1,6})(?:\s+(.*?))?\s*#*\s*$/;
+// Line patterns whose every part ends where the next begins, so a hostile line costs its length (the text
+// after a fence marker or a heading's hashes is read in code).
+const FENCE_OPEN = /^(\s{0,3})(`{3,}|~{3,})(.*)$/s;
+const ATX = /^\s{0,3}(#{1,6})(?:[ \t]+(.*))?$/s;
+
+/** An ATX heading's text without its optional closing sequence (`## Title ##`); `C#` keeps its hash. */
+function withoutClosingHashes(text: string): string {
+  const trimmed = text.trimEnd();
+  let end = trimmed.length;
+  while (end > 0 && trimmed[end - 1] === '#') end--;
+  return end === 0 || /\s/.test(trimmed[end - 1]!) ? trimmed.slice(0, end).trimEnd() : trimmed;
+}
 
 /** Inline markdown to plain reading text: link targets, images and HTML tags go, inline code stays whole (`<th>`). */
 export function cleanInline(line: string): string {
@@ -117,11 +127,7 @@ export function sectionsOf(markdown: string): Section[] {
   let current: Section = { path: [], blocks: [] };
   let para: string[] = [];
   const flush = () => {
-    const text = unwrapLines(para.join('\n'))
-      .split('\n')
-      .map(cleanInline)
-      .join('\n')
-      .replace(/^\s*\n|\n\s*$/g, '');
+    const text = unwrapLines(para.join('\n')).split('\n').map(cleanInline).join('\n');
     para = [];
     if (text.trim()) current.blocks.push({ kind: 'text', text: text.trim() });
   };
@@ -144,7 +150,8 @@ export function sectionsOf(markdown: string): Section[] {
       continue;
     }
     const fence = FENCE_OPEN.exec(line);
-    if (fence) {
+    // A fence's info string holds no backtick (`` ```js` `` opens a block; ```` ```a` b``` ```` is inline code).
+    if (fence && !fence[3]!.includes('`')) {
       flush();
       const marker = fence[2]!;
       const body: string[] = [];
@@ -154,14 +161,14 @@ export function sectionsOf(markdown: string): Section[] {
         if (close.startsWith(marker[0]!.repeat(marker.length)) && /^[`~]+$/.test(close)) break;
         body.push(lines[j]!);
       }
-      const lang = fence[3] ?? '';
+      const lang = fence[3]!.trim().split(/\s/, 1)[0]!;
       current.blocks.push({ kind: 'code', text: `${marker}${lang}\n${body.join('\n')}\n${marker}` });
       i = j;
       continue;
     }
     const atx = ATX.exec(line);
-    if (atx && !/^\s{0,3}#+[^#\s]/.test(line)) {
-      const title = cleanHeading(atx[2] ?? '');
+    if (atx) {
+      const title = cleanHeading(withoutClosingHashes(atx[2] ?? ''));
       if (title) startSection(atx[1]!.length, title);
       else flush();
       continue;

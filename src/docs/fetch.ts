@@ -18,7 +18,7 @@ const MAX_BYTES = 5 * 1024 * 1024;
  * (`?page=2` is another page than `?page=1`), a fragment is not.
  */
 export function titleForUrl(url: URL): string {
-  const path = url.pathname.replace(/\/+$/, '') || '';
+  const path = url.pathname.replace(/(?<!\/)\/+$/, '') || '';
   return `${url.host}${path}${url.search}`;
 }
 

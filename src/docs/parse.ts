@@ -50,7 +50,7 @@ export function splitFrontMatter(text: string): { meta: Record<string, string>; 
   if (!match) return { meta: {}, body: text };
   const meta: Record<string, string> = {};
   for (const line of match[1]!.split(/\r?\n/)) {
-    const kv = /^([A-Za-z_][\w-]*)\s*:\s*(.*)$/.exec(line);
+    const kv = /^([A-Za-z_][\w-]*)[ \t]*:(.*)$/s.exec(line);
     if (!kv) continue;
     let value = kv[2]!.trim();
     if ((value.startsWith('"') && value.endsWith('"')) || (value.startsWith("'") && value.endsWith("'"))) {
@@ -83,8 +83,22 @@ const inlineCodeFormatter: FormatCallback = (elem, walk, builder) => {
   builder.addInline('`', { noWordTransform: true });
 };
 
+/** The text of an HTML page's first <title>, found by position (a page of unclosed `<title>`s costs its length). */
+function titleOf(html: string): string | undefined {
+  const lower = html.toLowerCase();
+  const open = lower.indexOf('<title');
+  const start = open < 0 ? -1 : lower.indexOf('>', open);
+  const end = start < 0 ? -1 : lower.indexOf('</title>', start);
+  return end < 0
+    ? undefined
+    : html
+        .slice(start + 1, end)
+        .replace(/\s+/g, ' ')
+        .trim();
+}
+
 export function htmlToMarkdownish(html: string): { body: string; title?: string } {
-  const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1]?.replace(/\s+/g, ' ').trim();
+  const title = titleOf(html);
   const body = convert(html, {
     wordwrap: false,
     formatters: { mdHeading: headingFormatter, mdPre: preFormatter, mdCode: inlineCodeFormatter },
@@ -166,7 +180,7 @@ export function rstToMarkdownish(text: string): string {
         continue;
       }
     }
-    const generic = /^\s*\.\.\s+([A-Za-z][\w:-]*)::\s*(.*)$/.exec(line);
+    const generic = /^\s*\.\.[ \t]+([A-Za-z][\w:-]*)::(.*)$/s.exec(line);
     const comment = !generic && /^\s*\.\.(?:\s|$)/.test(line);
     if (generic || comment) {
       // Directives keep their reading text: admonitions under a label (**Note:**), the others (option,
@@ -285,10 +299,10 @@ export function unquoteMarkdown(text: string): string {
         if (marker) fence = fence ? undefined : marker;
         return line;
       }
-      let inner = quoted[1]!;
-      while (/^ {0,3}>(?: |$)/.test(inner)) inner = inner.replace(/^ {0,3}>(?: |$)?/, '');
-      const alert = /^\[!(\w+)\]\s*(.*)$/.exec(inner.trim());
-      return alert ? labelLine(alert[1]!, alert[2]) : inner;
+      // Nested markers (`> > text`) go in one pass.
+      const inner = quoted[1]!.replace(/^(?: {0,3}>(?= |$) ?)*/, '');
+      const alert = /^\[!(\w+)\](.*)$/s.exec(inner.trim());
+      return alert ? labelLine(alert[1]!, alert[2]!.trim()) : inner;
     })
     .join('\n');
 }
@@ -327,9 +341,10 @@ export function siteMarkdown(text: string): string {
       admonitionBody = true;
       continue;
     }
-    const container = /^\s{0,3}:{3,}\s*([\w.-]*)\s*(.*)$/.exec(line);
+    const container = /^\s{0,3}:{3,}[ \t]*([\w.-]*)(.*)$/s.exec(line);
     if (container) {
-      const [, kind = '', title = ''] = container;
+      const kind = container[1]!;
+      const title = container[2]!.trim();
       const label = kind.toLowerCase();
       // A collapsible block (`::: details Title`) is labelled by its title alone.
       if (label === 'details' && title) out.push('', `**${title}:**`);
@@ -339,7 +354,7 @@ export function siteMarkdown(text: string): string {
       continue;
     }
     // Written so that no two parts can match the same spaces: a line of spaces costs its length, not its cube.
-    if (/^(?:import\s+(?:[\w{},*]+\s+)+from\s+['"][^'"]+['"]|export\s+(?:const|default|function)\b.*);?\s*$/.test(line)) continue;
+    if (/^(?:import\s+(?:[\w{},*]+\s+)+from\s+['"][^'"]+['"]|export\s+(?:const|default|function)\b.*);?\s*$/s.test(line)) continue;
     if (/^\s*<[A-Z][\w.]*(?:\s[^<>]*)?\/>\s*$/.test(line)) continue;
     out.push(line);
   }

@@ -45,8 +45,33 @@ export function titleWords(title: string): string {
 }
 
 const CODE_SPAN = /`([^`\n]+)`/g;
-const FENCE = /^(`{3,}|~{3,})[^\n]*\n([\s\S]*?)\n\1$/gm;
 const CODE_WORD = /[A-Za-z_$][\w$]*/g;
+
+/**
+ * The bodies of the fenced code blocks of a passage: an opening fence at the start of a line, closed by a line
+ * of at least as many of its characters. A fence never closed opens nothing (a passage may hold half a block).
+ * Linear: whether a close follows is known from the longest closing line below each line.
+ */
+function fencedCode(text: string): string[] {
+  const lines = text.split('\n');
+  const closer = lines.map((line) => /^(?:`{3,}|~{3,})$/.exec(line.trimEnd())?.[0]);
+  const longest = { '`': new Array<number>(lines.length + 1).fill(0), '~': new Array<number>(lines.length + 1).fill(0) };
+  for (let i = lines.length - 1; i >= 0; i--) {
+    for (const c of ['`', '~'] as const) longest[c][i] = Math.max(longest[c][i + 1]!, closer[i]?.[0] === c ? closer[i]!.length : 0);
+  }
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const marker = /^(?:`{3,}|~{3,})/.exec(lines[i]!)?.[0];
+    if (!marker || (marker[0] === '`' && lines[i]!.slice(marker.length).includes('`'))) continue;
+    const c = marker[0] as '`' | '~';
+    if (longest[c][i + 1]! < marker.length) continue;
+    let j = i + 1;
+    while (!(closer[j]?.[0] === c && closer[j]!.length >= marker.length)) j++;
+    out.push(lines.slice(i + 1, j).join('\n'));
+    i = j;
+  }
+  return out;
+}
 
 /**
  * Identifiers the document mentions: every identifier-shaped term, plus every word that appears in inline
@@ -57,7 +82,7 @@ export function identifiersOf(text: string, stemmer: Stemmer): Set<string> {
   for (const t of analyze(text, { stemmer })) if (t.identifier) out.add(t.term);
   const code: string[] = [];
   for (const m of text.matchAll(CODE_SPAN)) code.push(m[1]!);
-  for (const m of text.matchAll(FENCE)) code.push(m[2]!);
+  code.push(...fencedCode(text));
   for (const span of code) {
     for (const w of span.matchAll(CODE_WORD)) out.add(w[0].replace(/^[_$]+/, '').toLowerCase());
     for (const t of analyze(span, { stemmer })) if (t.identifier) out.add(t.term);

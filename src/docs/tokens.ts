@@ -57,14 +57,14 @@ const COMPOUND =
   /(?:\$[A-Za-z_][\w]*:[A-Za-z_][\w]*)|(?:--?[A-Za-z][\w-]*(?:=[\w.@/:-]+)?)|(?:(?<![\w$@])[A-Za-z_$@][\w$]*(?:(?:\[[^\]\s]{0,12}\])|(?:[./:-][A-Za-z_$][\w$]*))+(?:\(\))?)|(?:(?<![\w$])[A-Za-z_$][\w$]*\(\))/g;
 
 function isCamel(word: string): boolean {
-  return /[a-z][A-Z]/.test(word) || /[A-Z]{2,}[a-z]/.test(word);
+  return /[a-z][A-Z]/.test(word) || /(?<![A-Z])[A-Z]{2,}[a-z]/.test(word);
 }
 
 /** `nestedKey` → [nested, key]; `DEBUG_COLORS` → [debug, colors]; `__bundlerPathsOverrides` → parts. */
 export function identifierParts(word: string): string[] {
   return word
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .replace(/(?<![A-Z])([A-Z]+)([A-Z][a-z])/g, '$1 $2')
     .split(/[^A-Za-z0-9]+/)
     .filter(Boolean)
     .map((p) => p.toLowerCase());
@@ -123,7 +123,7 @@ export function analyze(text: string, options: AnalyzeOptions = {}): Term[] {
     offset = at + raw.length;
     while (ci < compoundStarts.length && compoundStarts[ci]! <= at) {
       const span = compounds.get(compoundStarts[ci]!)!;
-      const trimmed = span.replace(/[.:-]+$/, '');
+      const trimmed = span.replace(/(?<![.:-])[.:-]+$/, '');
       if (/^\d/.test(trimmed)) out.push({ term: trimmed.toLowerCase(), surface: trimmed, identifier: false });
       else if (!isProseHyphenation(trimmed)) out.push({ term: normaliseCompound(trimmed), surface: trimmed, identifier: true });
       else out.push({ term: trimmed.toLowerCase(), surface: trimmed, identifier: false });
@@ -132,13 +132,13 @@ export function analyze(text: string, options: AnalyzeOptions = {}): Term[] {
     if (!raw) continue;
     // `$defs`, `$ref`, `$set`: a leading $ makes a keyword of its own, apart from the plain word.
     if (/^\$[A-Za-z]\w*$/.test(raw) && !compounds.has(at)) out.push({ term: raw.toLowerCase(), surface: raw, identifier: true });
-    const word = raw.replace(/^[_$]+|[_$]+$/g, '');
+    const word = raw.replace(/^[_$]+|(?<![_$])[_$]+$/g, '');
     if (!word) continue;
     const camel = isCamel(word) || word.includes('_');
     if (camel) {
       out.push({ term: word.toLowerCase(), surface: word, identifier: true });
       // `openApi3`, `jsonSchema7`: the name without its version number is what people ask for.
-      const unversioned = word.replace(/\d+$/, '');
+      const unversioned = word.replace(/(?<!\d)\d+$/, '');
       if (unversioned !== word && /[a-z][A-Z]/.test(unversioned)) out.push({ term: unversioned.toLowerCase(), surface: unversioned, identifier: true });
       for (const part of identifierParts(word)) {
         if (!STOP_WORDS.has(part)) out.push({ term: stem(part), identifier: false });
@@ -156,7 +156,7 @@ export function analyze(text: string, options: AnalyzeOptions = {}): Term[] {
     out.push({ term: stem(lower), surface: word, identifier: false });
   }
   for (; ci < compoundStarts.length; ci++) {
-    const span = compounds.get(compoundStarts[ci]!)!.replace(/[.:-]+$/, '');
+    const span = compounds.get(compoundStarts[ci]!)!.replace(/(?<![.:-])[.:-]+$/, '');
     out.push({ term: normaliseCompound(span), surface: span, identifier: !/^\d/.test(span) && !isProseHyphenation(span) });
   }
   return out;

@@ -45,7 +45,7 @@ export function effectiveBaseUrl(configured: string, actualPort: number): string
   const url = new URL(configured);
   if (url.port !== '0') return configured;
   url.port = String(actualPort);
-  return url.toString().replace(/\/+$/, '');
+  return url.toString().replace(/(?<!\/)\/+$/, '');
 }
 
 /** The request target as a URL (origin-form `/path?q`, or absolute-form); 400 for anything else. */

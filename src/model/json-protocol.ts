@@ -54,7 +54,7 @@ function parseOr(text: string): unknown {
   }
 }
 
-const FENCE = /```(?:json|JSON)?\s*\n?([\s\S]*?)```/;
+const FENCE = /```(?:json|JSON)?(?:[ \t]*\n)?([\s\S]*?)```/;
 const CALL_LISTS = ['tool_calls', 'steps', 'calls'] as const;
 
 function newId(): string {

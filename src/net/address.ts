@@ -73,7 +73,7 @@ const V6 = compile(IPV6_RANGES, 'ipv6');
 
 /** The 16 bytes of an IPv6 address (with or without brackets, dotted IPv4 tail allowed). */
 export function ipv6Bytes(address: string): Uint8Array {
-  const text = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  const text = address.replace(/^\[|\]$/g, '').replace(/%.*$/s, '');
   const [head, tail] = text.includes('::') ? (text.split('::') as [string, string]) : [text, undefined];
   const groups = (part: string | undefined): number[] => {
     if (!part) return [];

@@ -81,7 +81,7 @@ export class ServiceEndpoint {
         throw new OutboundError(`refused: "${segment}" is not a valid path segment for ${this.title}`, 'refused', 'path');
       }
     }
-    const basePath = this.base.pathname.replace(/\/+$/, '');
+    const basePath = this.base.pathname.replace(/(?<!\/)\/+$/, '');
     const path = segments.length ? `${basePath}/${segments.map(encodeSegment).join('/')}` : this.base.pathname;
     const url = new URL(`${this.base.origin}${path}`);
     if (url.origin !== this.base.origin || url.pathname !== path) {

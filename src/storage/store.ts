@@ -74,7 +74,7 @@ function located(error: unknown, site: Error, attempts: number): unknown {
   const frames = (site.stack ?? '').split('\n').slice(1).join('\n');
   const own = error.stack ?? `${error.name}: ${error.message}`;
   const note = attempts > 1 ? ` (after ${attempts} attempts)` : '';
-  if (!/\n\s+at /.test(own)) error.stack = `${own}${note}\n${frames}`;
+  if (!/\n[ \t]+at /.test(own)) error.stack = `${own}${note}\n${frames}`;
   else if (note) error.stack = own.replace(/\n/, `${note}\n`);
   return error;
 }

@@ -69,6 +69,11 @@ describe('structure-aware chunking', () => {
     expect(first!.text.startsWith('Reference of the lumen() factory')).toBe(true);
   });
 
+  it('reads an ATX heading\'s closing hashes as markup only after a space: "C#" keeps its hash', () => {
+    const sections = chunkMarkdown('# C#\n\nOne.\n\n## Setup ##\n\nTwo.\n\n####### seven\n').map((c) => c.section);
+    expect(sections).toEqual(['C#', `C#${SECTION_SEPARATOR}Setup`]);
+  });
+
   it('understands setext headings, and drops link targets, images and HTML tags from the text', () => {
     const chunks = chunkMarkdown('Setup\n=====\n\nSee [the guide](https://x.test/g) ![badge](https://x.test/b.svg) <a id="x"></a>now.\n');
     expect(chunks).toEqual([{ section: 'Setup', text: 'See the guide  now.', headings: [['Setup']] }]);
@@ -242,6 +247,18 @@ describe('structure-aware chunking', () => {
       const chunks = chunkMarkdown(parseDocument(`Title\n=====\n\n${line}\n`, 'rst').body);
       expect(chunks.map((c) => c.text).join('')).toBe(line);
     }
+    // A heading or a fence line holding a line separator the dot of a pattern does not match (U+2028): the
+    // heading pattern's three runs of spaces made it cubic (a thousand characters took minutes).
+    const heading = chunkMarkdown(parseDocument(`# a${' '.repeat(n / 2)}\u2028${' '.repeat(n / 2)}x\n\ntext\n`, 'markdown').body);
+    expect(heading.map((c) => [c.section, c.text])).toEqual([['a x', 'text']]);
+    const fence = chunkMarkdown(parseDocument(`${'~'.repeat(n)}\u2028\`\n`, 'markdown').body);
+    expect(
+      fence
+        .map((c) => c.text)
+        .join('')
+        .endsWith('`'),
+    ).toBe(true);
+    expect(parseDocument(`<html>${'<TITLE>'.repeat(n / 7)}</html>`, 'html').title).toBeUndefined();
     const tags = `${'<a x\n'.repeat(n / 5)}end`;
     expect(
       chunkMarkdown(parseDocument(`# Hostile\n\n${tags}\n`, 'markdown').body)

@@ -27,6 +27,19 @@ describe('analysis keeps code identifiers findable', () => {
     expect(terms.filter((t) => !t.identifier).map((t) => t.term)).toEqual(['see', ...Array<string>(49_999).fill('ba'), 'b']);
   });
 
+  it('reads words of 100,000 capitals in one pass', () => {
+    // Each capital could start the "capitals, then a capital and a lower-case letter" patterns, which scanned the
+    // rest of the run and failed at the end: 15 s for the first word, 27 s for the second before.
+    const plain = `${'A'.repeat(100_000)}1a`;
+    expect(analyze(`see ${plain}`).map((t) => t.surface ?? t.term)).toEqual(['see', plain]);
+    const snake = `${'A'.repeat(100_000)}_a`;
+    expect(
+      analyze(`see ${snake}`)
+        .filter((t) => t.identifier)
+        .map((t) => t.surface),
+    ).toEqual([snake]);
+  });
+
   it('also emits the parts of identifiers and stems words', () => {
     expect(terms('nestedKey')).toEqual(['nestedkey', 'nest', 'kei']);
     expect(terms('Rotating the logs')).toEqual(['rotat', 'log']);
