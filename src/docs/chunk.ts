@@ -82,7 +82,11 @@ export function cleanInline(line: string): string {
     .join('');
 }
 
-const HTML_TAG = /<\/?(?:a|img|p|div|span|br|sup|sub|b|i|em|strong|details|summary|picture|source|center|h[1-6]|table|tr|td|th|tbody|thead|kbd)\b[^<>]*>/gi;
+/** The HTML elements documentation writes inside markdown, whose tags read as nothing. */
+const HTML_TAG_NAMES = 'a|img|p|div|span|br|sup|sub|b|i|em|strong|details|summary|picture|source|center|h[1-6]|table|tr|td|th|tbody|thead|kbd';
+const HTML_TAG = new RegExp(`</?(?:${HTML_TAG_NAMES})\\b[^<>]*>`, 'gi');
+/** Such a tag wrapping over at most eight lines (`<a\n  href="…">`). */
+const WRAPPED_HTML_TAG = new RegExp(`</?(?:${HTML_TAG_NAMES})\\b(?:[^<>\\n]*\\n){1,8}[^<>\\n]*>`, 'gi');
 
 /** The line without its HTML comments (`<!-- … -->`), found with indexOf: one pass, whatever the line holds. */
 function withoutComments(line: string): string {
@@ -110,9 +114,7 @@ function cleanProse(text: string): string {
 
 /** Links and HTML tags that wrap onto the next line of a paragraph, reduced to their text (one line at a time misses them). */
 function unwrapLines(text: string): string {
-  return text
-    .replace(/\[([^\][\n]*\n[^\][\n]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)/g, '$1')
-    .replace(/<\/?(?:a|img|span|div|p)\b(?:[^<>\n]*\n){1,8}[^<>\n]*>/gi, '');
+  return text.replace(/\[([^\][\n]*\n[^\][\n]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)/g, '$1').replace(WRAPPED_HTML_TAG, '');
 }
 
 export function cleanHeading(text: string): string {

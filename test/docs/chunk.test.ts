@@ -273,5 +273,8 @@ describe('structure-aware chunking', () => {
       '# T\n\nA map of **Record&lt;string, string&gt;** with&nbsp;keys, see <code>SSL_OP_ALL</code> and\n[forking the MkDocs\nrepository](../contributing.md#x), or install some <a\n  href="/plugins/">plugins</a>.\n';
     const [chunk] = chunkMarkdown(parseDocument(md, 'markdown').body);
     expect(chunk!.text).toBe('A map of **Record<string, string>** with keys, see `SSL_OP_ALL` and\nforking the MkDocs\nrepository, or install some plugins.');
+    // Any element a tag on one line would lose, wrapped too.
+    const [cells] = chunkMarkdown(parseDocument('# T\n\nA <td\n  class="x">cell</td>, <kbd\n  class="k">Ctrl</kbd>.\n', 'markdown').body);
+    expect(cells!.text).toBe('A cell, Ctrl.');
   });
 });
