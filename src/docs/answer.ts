@@ -40,10 +40,8 @@ export interface AnswerOptions {
  * 0.911 (1,099); 9 → same matches, longer. 1,500 characters instead of 1,200 → 0.883 / 0.911 (longer listings
  * are then quoted whole).
  */
-export const DEFAULT_ANSWER_OPTIONS: AnswerOptions = { stemmer: 'porter', maxUnits: 8, maxChars: 1200 };
+export const DEFAULT_ANSWER_OPTIONS: AnswerOptions = { stemmer: 'porter', maxUnits: TUNING.maxUnits, maxChars: 1200 };
 
-/** Documents of fewer chunks than this have no meaningful within-document IDF. */
-const SPECIFICITY_MIN_CHUNKS = 4;
 /** A paragraph that is only a bold label ("**Claude Code**") introduces what follows it, as a heading would. */
 const LABEL = /^(\*\*|__)[^*_\n]{1,60}\1:?$/;
 /**
@@ -54,13 +52,18 @@ const LABEL = /^(\*\*|__)[^*_\n]{1,60}\1:?$/;
 const DEFAULT_STATEMENT = /\bdefaults? (?:to|is|value)\b|\bdefault:|@default\b|\(default\b|\bby default\b/i;
 
 /** Weight of each question term for the units of one document: IDF times within-document specificity. */
-export function weightsFor(doc: Candidate['doc'], terms: QueryTerm[], floor = TUNING.specificityFloor): Map<string, number> {
+export function weightsFor(
+  doc: Candidate['doc'],
+  terms: QueryTerm[],
+  floor = TUNING.specificityFloor,
+  minChunks = TUNING.specificityMinChunks,
+): Map<string, number> {
   const n = doc.chunks;
   const out = new Map<string, number>();
   const maxIdf = Math.log(1 + (n - 0.5) / 1.5);
   for (const t of terms) {
     let specificity = 1;
-    if (n >= SPECIFICITY_MIN_CHUNKS) {
+    if (n >= minChunks) {
       const df = Math.max(1, Math.min(n, doc.chunkFrequency(t.term)));
       specificity = floor + (1 - floor) * (Math.log(1 + (n - df + 0.5) / (df + 0.5)) / maxIdf);
     }
@@ -128,7 +131,7 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
   const perPassage = passages.map((p) => {
     const doc = p.candidate.doc;
     let weights = weightsByDoc.get(doc.id);
-    if (!weights) weightsByDoc.set(doc.id, (weights = weightsFor(doc, terms, tuning.specificityFloor)));
+    if (!weights) weightsByDoc.set(doc.id, (weights = weightsFor(doc, terms, tuning.specificityFloor, tuning.specificityMinChunks)));
     let paragraph = { block: -1, terms: new Set<string>() };
     return unitsOf(p.candidate.chunk.text, options.maxChars).map((unit): Quote => {
       const own = new Set(analyze(unit.text, { stemmer: options.stemmer }).map((t) => t.term));

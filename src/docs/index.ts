@@ -46,14 +46,6 @@ const EMBED_BATCH = 256;
  * model runs where the calibration is fitted).
  */
 const MODEL_NO_ANSWER_CONFIDENCE = 0.1;
-/** A document is listed as a source only when it scores at least this share of the best one. */
-const MIN_SOURCE_SHARE = 0.2;
-/**
- * Sources also list documents that name the rarest code names of the quoted primary passage (see
- * relatedDocuments): at most `documents` of them, found through its `identifiers` rarest names. Measured
- * (recall@5 eval; holdout and hit@1 unchanged): off → 0.983; 1 document → 0.992; 2 → 1.000.
- */
-const RELATED_DOCUMENTS = { identifiers: 3, documents: 2 };
 
 export interface DocIndexOptions {
   analysis?: AnalysisOptions;
@@ -151,7 +143,7 @@ export class DocIndex {
   ) {
     this.tuning = options.tuning ?? tuningWithout(options.ablate ?? []);
     this.analysis = options.analysis ?? { chunk: { maxChars: this.tuning.passageChars, pack: this.tuning.pack }, stemmer: 'porter' };
-    this.answerOptions = { ...(options.answer ?? DEFAULT_ANSWER_OPTIONS), stemmer: this.analysis.stemmer };
+    this.answerOptions = { ...(options.answer ?? { ...DEFAULT_ANSWER_OPTIONS, maxUnits: this.tuning.maxUnits }), stemmer: this.analysis.stemmer };
     this.calibration = options.calibration ?? CALIBRATION;
   }
 
@@ -648,7 +640,10 @@ export class DocIndex {
 
     // 5. Compose: quote the best passages, cite each (document, section) quoted, then the other documents.
     const composed = this.compose(retrieval, question);
-    const related = await relatedDocuments(store, stats, retrieval, composed.primaryText, stemmer, RELATED_DOCUMENTS);
+    const related = await relatedDocuments(store, stats, retrieval, composed.primaryText, stemmer, {
+      identifiers: this.tuning.relatedIdentifiers,
+      documents: this.tuning.relatedDocuments,
+    });
     const sources = this.sourcesOf(retrieval, topK, composed.cited, related);
     let answer = composed.text;
     let generation: string | undefined;
@@ -727,7 +722,7 @@ export class DocIndex {
   /** The best documents, best first; those scoring under a fifth of the best are noise, not sources. */
   private sourceDocuments(retrieval: Retrieval, topK: number): Retrieval['documents'] {
     const best = retrieval.documents[0]?.score ?? 0;
-    return retrieval.documents.slice(0, topK).filter((d) => d.score >= best * MIN_SOURCE_SHARE);
+    return retrieval.documents.slice(0, topK).filter((d) => d.score >= best * this.tuning.sourceShare);
   }
 
   /**
@@ -771,7 +766,7 @@ export class DocIndex {
   private passages(docs: Retrieval['documents'], terms: QueryTerm[]): { candidate: Candidate; source: number; weight: number }[] {
     const top = docs[0]!;
     const best = top.chunks[0]!.score;
-    const weights = weightsFor(top.doc, terms, this.tuning.specificityFloor);
+    const weights = weightsFor(top.doc, terms, this.tuning.specificityFloor, this.tuning.specificityMinChunks);
     const others = top.chunks
       .slice(1)
       .map((c) => ({ c, worth: Math.sqrt(c.score / best) * specificCoverage(c, terms, weights) }))

@@ -185,6 +185,7 @@ export async function relatedDocuments(
   stemmer: Stemmer,
   options: { identifiers: number; documents: number },
 ): Promise<RankedDocument[]> {
+  if (options.documents <= 0 || options.identifiers <= 0) return [];
   const asked = new Set(retrieval.terms.map((t) => t.term));
   // Code names: identifiers, and whatever inline code spans hold whole (`pino-pretty` reads as prose elsewhere).
   const spans = [...text.matchAll(/`([^`\n]{2,60})`/g)].map((m) => m[1]!);

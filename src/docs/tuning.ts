@@ -178,6 +178,43 @@ export interface Tuning {
   introGapSentences: number;
   /** "Which option …?": units naming one in code score this much more. 0 → 0.900 / 0.911; 0.3–1 → 0.917 / 0.929. */
   nameBoost: number;
+  /**
+   * Documents of fewer passages than this have no meaningful within-document IDF (see specificityFloor).
+   * Measured on the nine development corpora (2026-11-26, answer match against 4's 0.826): 2 → 0.826, no
+   * question moved; 8 → 0.818 (flask, undici, shared −1 each).
+   */
+  specificityMinChunks: number;
+  /**
+   * Most units an answer quotes, within its 1,200 characters. First measured on the shared set and a held-out
+   * README set (answer match; mean answer characters): 6 → 0.900 / 0.857 (1,002); 8 → 0.900 / 0.911 (1,099);
+   * 9 → the same matches, longer. On the nine development corpora (2026-11-26, against 8's 0.826): 6 → 0.793
+   * (hono −3, mkdocs −3, readmes −5, shared −2); 9 → 0.829; 10 → 0.831 (hono +1, readmes +1, none lost) with
+   * answers 8% longer (mean 1,320 → 1,430 characters rendered); 12 → 0.831, recall one question lower. Left at
+   * 8: two questions are inside every corpus's noise, the longer answers are not.
+   */
+  maxUnits: number;
+
+  // Sources (src/docs/index.ts sourcesOf).
+  /**
+   * A ranked document is listed as a source only when it scores at least this share of the best one. 0.1,
+   * 0.3 and 0.4 change no figure of the nine development corpora (2026-11-26): no right document among the
+   * first five scores under 0.4 of the best; the share keeps unrelated documents out of a short list.
+   */
+  sourceShare: number;
+  /**
+   * Sources also list documents that name the rarest code names of the quoted primary passage (see
+   * relatedDocuments in search.ts): at most relatedDocuments of them, found through its relatedIdentifiers
+   * rarest names. First measured on the shared set (recall@5: off 0.983; 1 document 0.992; 2 → 1.000, 3
+   * names). On the nine development corpora (2026-11-26; recall@5 mean / worst): none (`--ablate
+   * related-sources`) → 0.972 / 0.913; 3 names, 2 documents → 0.969 / 0.867 (undici 0.917 → 0.867: documents
+   * naming any of three names pushed the right second document out of the first five); 3 names, 1 document →
+   * 0.970 / 0.883, 3 documents → 0.969 / 0.867; 2 names → 0.971 / 0.883; 5 names → 0.969 / 0.867; 1 name, 2
+   * documents → 0.976 / 0.913 (pino, shared and mkdocs gain, no corpus loses), 1 document → 0.975 / 0.900,
+   * 3 → as 2. Searched by several names at once, the documents that mention any of them outrank the one about
+   * the rarest. Now 1 name, 2 documents.
+   */
+  relatedIdentifiers: number;
+  relatedDocuments: number;
 }
 
 export const TUNING: Readonly<Tuning> = Object.freeze({
@@ -207,6 +244,11 @@ export const TUNING: Readonly<Tuning> = Object.freeze({
   noveltyShare: 0.3,
   introGapSentences: 2,
   nameBoost: 0.5,
+  specificityMinChunks: 4,
+  maxUnits: 8,
+  sourceShare: 0.2,
+  relatedIdentifiers: 1,
+  relatedDocuments: 2,
 });
 
 export interface Ablation {
@@ -224,6 +266,7 @@ export const ABLATIONS: Record<string, Ablation> = {
   spelling: { about: 'British/American spelling variants found in the documentation', off: { spelling: false } },
   'lead-continuation': { about: 'the answer’s lead unit bringing the unit that follows it', off: { leadContinuation: false } },
   'small-pool': { about: 'the large candidate pool (40 passages instead)', off: { pool: 40 } },
+  'related-sources': { about: 'sources that name the rarest code name of the quoted passage', off: { relatedDocuments: 0 } },
   'word-specificity': {
     about: 'question words weighed by their specificity in general English in the refusal and confidence evidence',
     off: { wordSpecificity: false },
