@@ -125,7 +125,7 @@ function unitScore(
 export function selectQuotes(passages: { candidate: Candidate; source: number; weight: number }[], terms: QueryTerm[], options: AnswerOptions): Quote[] {
   const tuning = options.tuning ?? TUNING;
   const totalIdf = terms.reduce((s, t) => s + t.idf, 0) || 1;
-  const asksDefault = terms.some((t) => t.term === 'default');
+  const asksDefault = tuning.defaultStatements && terms.some((t) => t.term === 'default');
   const asksName = Boolean(options.question && ASKS_NAME.test(options.question));
   const weightsByDoc = new Map<string, Map<string, number>>();
   const perPassage = passages.map((p) => {

@@ -176,8 +176,20 @@ export interface Tuning {
   noveltyShare: number;
   /** An introducing sentence ending in ":" brings the list or code it introduces across at most this many sentences. 0 → 0.87 / 0.86; 2 → 0.88 / 0.86. */
   introGapSentences: number;
-  /** "Which option …?": units naming one in code score this much more. 0 → 0.900 / 0.911; 0.3–1 → 0.917 / 0.929. */
+  /**
+   * "Which option …?": units naming one in code score this much more. 0 → 0.900 / 0.911; 0.3–1 → 0.917 / 0.929.
+   * On the nine development corpora (2026-11-26, `--ablate name-questions`): answer match 0.826 → 0.824
+   * (readmes −1, no other question moved), leave-one-corpus-out ECE 0.098 → 0.107 (worst 0.149 → 0.159).
+   */
   nameBoost: number;
+  /**
+   * "What is the default …?": units stating a default (`defaults to`, `default:`, `@default`, src/docs/answer.ts
+   * DEFAULT_STATEMENT) score double and read with their paragraph's words. On the nine development corpora
+   * (2026-11-26, `--ablate default-statements`): answer match 0.826 → 0.822 (readmes −1, shared −1, none
+   * gained), ECE 0.098 → 0.105. Both patterns are English phrasing, earning a question or two each on the
+   * package READMEs and nothing elsewhere: kept, within noise, because they lose nothing on any corpus.
+   */
+  defaultStatements: boolean;
   /**
    * Documents of fewer passages than this have no meaningful within-document IDF (see specificityFloor).
    * Measured on the nine development corpora (2026-11-26, answer match against 4's 0.826): 2 → 0.826, no
@@ -244,6 +256,7 @@ export const TUNING: Readonly<Tuning> = Object.freeze({
   noveltyShare: 0.3,
   introGapSentences: 2,
   nameBoost: 0.5,
+  defaultStatements: true,
   specificityMinChunks: 4,
   maxUnits: 8,
   sourceShare: 0.2,
@@ -266,6 +279,8 @@ export const ABLATIONS: Record<string, Ablation> = {
   spelling: { about: 'British/American spelling variants found in the documentation', off: { spelling: false } },
   'lead-continuation': { about: 'the answer’s lead unit bringing the unit that follows it', off: { leadContinuation: false } },
   'small-pool': { about: 'the large candidate pool (40 passages instead)', off: { pool: 40 } },
+  'name-questions': { about: 'units naming code ranked up for a question asking which option, method or setting', off: { nameBoost: 0 } },
+  'default-statements': { about: 'units stating a default ranked up for a question about a default', off: { defaultStatements: false } },
   'related-sources': { about: 'sources that name the rarest code name of the quoted passage', off: { relatedDocuments: 0 } },
   'word-specificity': {
     about: 'question words weighed by their specificity in general English in the refusal and confidence evidence',
