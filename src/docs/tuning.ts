@@ -200,7 +200,7 @@ export interface Tuning {
    * Most units an answer quotes, within its 1,200 characters. First measured on the shared set and a held-out
    * README set (answer match; mean answer characters): 6 → 0.900 / 0.857 (1,002); 8 → 0.900 / 0.911 (1,099);
    * 9 → the same matches, longer. On the nine development corpora (2026-11-26, against 8's 0.826): 6 → 0.793
-   * (hono −3, mkdocs −3, readmes −5, shared −2); 9 → 0.829; 10 → 0.831 (hono +1, readmes +1, none lost) with
+   * (hono −3, pnpm −1, mkdocs −3, readmes −5, shared −2); 9 → 0.829; 10 → 0.831 (hono +1, readmes +1, none lost) with
    * answers 8% longer (mean 1,320 → 1,430 characters rendered); 12 → 0.831, recall one question lower. Left at
    * 8: two questions are inside every corpus's noise, the longer answers are not.
    */
