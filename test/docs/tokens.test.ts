@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { questionIdentifiers } from '../../src/docs/question.js';
+import { identifiersOf } from '../../src/docs/prepare.js';
 import { analyze } from '../../src/docs/tokens.js';
 
 const terms = (text: string) => analyze(text).map((t) => t.term);
@@ -123,5 +124,45 @@ describe('identifiers a question asks about', () => {
   it('recognises names by their shape only: a plain word before "option" names nothing', () => {
     expect(questionIdentifiers("How do I set minimatch's timeout option?")).toEqual([]);
     expect(questionIdentifiers('How do I set the `timeout` option?')).toEqual([{ surface: 'timeout', key: 'timeout', member: undefined, strong: true }]);
+  });
+});
+
+describe("a document's code words", () => {
+  it('are its identifiers and the words of its inline code and closed code blocks, not its prose', () => {
+    const text = [
+      'Use `inc` to bump.',
+      '```js',
+      'const level = semver.inc(v)',
+      '```',
+      '~~~~',
+      'spooler = 1',
+      '~~~',
+      'a shorter fence closes nothing: flusher',
+      '~~~~',
+      'after the block',
+      '```',
+      'a fence never closed opens nothing: dangling',
+    ].join('\n');
+    expect([...identifiersOf(text, 'porter')].sort()).toEqual([
+      'a',
+      'closes',
+      'const',
+      'fence',
+      'flusher',
+      'inc',
+      'level',
+      'nothing',
+      'semver',
+      'semver.inc',
+      'shorter',
+      'spooler',
+      'v',
+    ]);
+  });
+
+  it('are found in one pass over a passage of 20,000 fences never closed', () => {
+    // Each opening fence searched the rest of the passage for its close: 6.2 s for this text before, 0.12 s now.
+    const text = '```js\nword\n'.repeat(20_000);
+    expect(identifiersOf(text, 'porter').size).toBe(0);
   });
 });
