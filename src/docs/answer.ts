@@ -27,8 +27,8 @@ export interface AnswerOptions {
   /** The question as asked (what kind of answer it wants). */
   question?: string;
   stemmer: Stemmer;
-  /** Most units quoted. */
-  maxUnits: number;
+  /** Most units quoted; tuning.maxUnits when not given. */
+  maxUnits?: number;
   /** Character budget of the quoted text. */
   maxChars: number;
   tuning?: Tuning;
@@ -36,11 +36,10 @@ export interface AnswerOptions {
 
 /**
  * A code listing longer than maxChars is quoted in parts (see unitsOf). Measured (answer match, eval /
- * holdout; mean answer characters): 6 units → 0.900 / 0.857 (1,002); 8 → 0.900 /
- * 0.911 (1,099); 9 → same matches, longer. 1,500 characters instead of 1,200 → 0.883 / 0.911 (longer listings
- * are then quoted whole).
+ * holdout): 1,500 characters instead of 1,200 → 0.883 / 0.911 against 0.900 / 0.911 (longer listings are then
+ * quoted whole). The most units quoted is tuning.maxUnits (its measurements there).
  */
-export const DEFAULT_ANSWER_OPTIONS: AnswerOptions = { stemmer: 'porter', maxUnits: TUNING.maxUnits, maxChars: 1200 };
+export const DEFAULT_ANSWER_OPTIONS: AnswerOptions = { stemmer: 'porter', maxChars: 1200 };
 
 /** A paragraph that is only a bold label ("**Claude Code**") introduces what follows it, as a heading would. */
 const LABEL = /^(\*\*|__)[^*_\n]{1,60}\1:?$/;
@@ -55,8 +54,7 @@ const DEFAULT_STATEMENT = /\bdefaults? (?:to|is|value)\b|\bdefault:|@default\b|\
 export function weightsFor(
   doc: Candidate['doc'],
   terms: QueryTerm[],
-  floor = TUNING.specificityFloor,
-  minChunks = TUNING.specificityMinChunks,
+  { specificityFloor: floor, specificityMinChunks: minChunks }: Pick<Tuning, 'specificityFloor' | 'specificityMinChunks'> = TUNING,
 ): Map<string, number> {
   const n = doc.chunks;
   const out = new Map<string, number>();
@@ -124,6 +122,7 @@ function unitScore(
  */
 export function selectQuotes(passages: { candidate: Candidate; source: number; weight: number }[], terms: QueryTerm[], options: AnswerOptions): Quote[] {
   const tuning = options.tuning ?? TUNING;
+  const maxUnits = options.maxUnits ?? tuning.maxUnits;
   const totalIdf = terms.reduce((s, t) => s + t.idf, 0) || 1;
   const asksDefault = tuning.defaultStatements && terms.some((t) => t.term === 'default');
   const asksName = Boolean(options.question && ASKS_NAME.test(options.question));
@@ -131,7 +130,7 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
   const perPassage = passages.map((p) => {
     const doc = p.candidate.doc;
     let weights = weightsByDoc.get(doc.id);
-    if (!weights) weightsByDoc.set(doc.id, (weights = weightsFor(doc, terms, tuning.specificityFloor, tuning.specificityMinChunks)));
+    if (!weights) weightsByDoc.set(doc.id, (weights = weightsFor(doc, terms, tuning)));
     let paragraph = { block: -1, terms: new Set<string>() };
     return unitsOf(p.candidate.chunk.text, options.maxChars).map((unit): Quote => {
       const own = new Set(analyze(unit.text, { stemmer: options.stemmer }).map((t) => t.term));
@@ -203,7 +202,7 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
   const afterLead = siblingsOf(lead)[lead.unit.index + 1];
   if (
     tuning.leadContinuation &&
-    chosen.length < options.maxUnits &&
+    chosen.length < maxUnits &&
     lead.unit.kind !== 'code' &&
     afterLead &&
     !afterLead.unit.excerpt &&
@@ -216,7 +215,7 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
   const leadPassage = passages.findIndex((p) => p.candidate === lead.candidate);
   const leadCoverage = lead.score / (passages[leadPassage]!.weight || 1);
   perPassage.forEach((list, i) => {
-    if (!list.length || list.includes(lead) || chosen.length >= options.maxUnits) return;
+    if (!list.length || list.includes(lead) || chosen.length >= maxUnits) return;
     const q = list.reduce((a, b) => (b.score > a.score ? b : a));
     if (q.score / (passages[i]!.weight || 1) >= leadCoverage * tuning.spread && fits(q) && !isCopy(q)) withContext(q);
   });
@@ -224,7 +223,7 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
   // lead), plus a share of their own score.
   const weightOf = new Map(terms.map((t) => [t.term, t.idf]));
   const pool = ranked.filter((q) => q.score > 0 && q.score >= lead.score * tuning.minShare);
-  while (chosen.length < options.maxUnits) {
+  while (chosen.length < maxUnits) {
     const covered = new Set(chosen.flatMap((c) => [...c.covers]));
     let best: Quote | undefined;
     let bestGain = 0;

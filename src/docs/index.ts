@@ -143,7 +143,7 @@ export class DocIndex {
   ) {
     this.tuning = options.tuning ?? tuningWithout(options.ablate ?? []);
     this.analysis = options.analysis ?? { chunk: { maxChars: this.tuning.passageChars, pack: this.tuning.pack }, stemmer: 'porter' };
-    this.answerOptions = { ...(options.answer ?? { ...DEFAULT_ANSWER_OPTIONS, maxUnits: this.tuning.maxUnits }), stemmer: this.analysis.stemmer };
+    this.answerOptions = { ...(options.answer ?? DEFAULT_ANSWER_OPTIONS), stemmer: this.analysis.stemmer };
     this.calibration = options.calibration ?? CALIBRATION;
   }
 
@@ -766,7 +766,7 @@ export class DocIndex {
   private passages(docs: Retrieval['documents'], terms: QueryTerm[]): { candidate: Candidate; source: number; weight: number }[] {
     const top = docs[0]!;
     const best = top.chunks[0]!.score;
-    const weights = weightsFor(top.doc, terms, this.tuning.specificityFloor, this.tuning.specificityMinChunks);
+    const weights = weightsFor(top.doc, terms, this.tuning);
     const others = top.chunks
       .slice(1)
       .map((c) => ({ c, worth: Math.sqrt(c.score / best) * specificCoverage(c, terms, weights) }))
