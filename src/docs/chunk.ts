@@ -8,13 +8,14 @@
  * further section starts with a heading line `## path` (see HEADING_LINE), from which answers name the
  * section they quote. Markup that carries no text (images, badges, HTML tags, link targets) is dropped.
  */
+import { fenceAt, fenceBody, fenceLine } from './fence.js';
 import { splitSentences } from './tokens.js';
 import { TUNING } from './tuning.js';
 
 export const SECTION_SEPARATOR = ' › ';
 
 /** Changing how documents are cut changes this, so that re-ingesting re-chunks unchanged files. */
-export const CHUNKER_VERSION = 'c6';
+export const CHUNKER_VERSION = 'c7';
 
 export interface ChunkOptions {
   /** Target upper size of a passage, in characters (code blocks may exceed it; they are never cut). */
@@ -54,7 +55,6 @@ const LIST_ITEM_START = /^(\s{0,3})([-*+]|\d+[.)])\s+/;
 
 // Line patterns whose every part ends where the next begins, so a hostile line costs its length (the text
 // after a fence marker or a heading's hashes is read in code).
-const FENCE_OPEN = /^(\s{0,3})(`{3,}|~{3,})(.*)$/s;
 const ATX = /^\s{0,3}(#{1,6})(?:[ \t]+(.*))?$/s;
 
 /** An ATX heading's text without its optional closing sequence (`## Title ##`); `C#` keeps its hash. */
@@ -151,21 +151,17 @@ export function sectionsOf(markdown: string): Section[] {
       inComment = true;
       continue;
     }
-    const fence = FENCE_OPEN.exec(line);
-    // A fence's info string holds no backtick (`` ```js` `` opens a block; ```` ```a` b``` ```` is inline code).
-    if (fence && !fence[3]!.includes('`')) {
+    const open = fenceAt(line);
+    if (open) {
       flush();
-      const marker = fence[2]!;
       const body: string[] = [];
       let j = i + 1;
-      for (; j < lines.length; j++) {
-        const close = lines[j]!.trim();
-        if (close.startsWith(marker[0]!.repeat(marker.length)) && /^[`~]+$/.test(close)) break;
-        body.push(lines[j]!);
-      }
-      const lang = fence[3]!.trim().split(/\s/, 1)[0]!;
-      current.blocks.push({ kind: 'code', text: `${marker}${lang}\n${body.join('\n')}\n${marker}` });
-      i = j;
+      let ending: 'close' | 'body' | 'end' = 'body';
+      for (; j < lines.length && (ending = fenceLine(lines[j]!, open)) === 'body'; j++) body.push(fenceBody(lines[j]!, open));
+      const { marker, info } = open.fence;
+      current.blocks.push({ kind: 'code', text: `${marker}${info.split(/\s/, 1)[0]!}\n${body.join('\n')}\n${marker}` });
+      // The closing fence is read; the line after a container is read again, outside the block.
+      i = ending === 'end' ? j - 1 : j;
       continue;
     }
     const atx = ATX.exec(line);

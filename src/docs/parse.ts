@@ -5,6 +5,7 @@
  * Accepted: markdown (.md .mdx .markdown), plain text (.txt), reStructuredText (.rst), HTML (.html .htm).
  */
 import { convert, type FormatCallback } from 'html-to-text';
+import { fenceAt, fenceLine, type OpenFence } from './fence.js';
 
 export type ContentType = 'markdown' | 'text' | 'rst' | 'html';
 
@@ -277,10 +278,11 @@ function labelLine(kind: string, text = ''): string {
   return `**${kind[0]!.toUpperCase()}${kind.slice(1).toLowerCase()}:**${text ? ` ${text}` : ''}`;
 }
 
-/** The fence a markdown line opens or closes, given the one open (`open`), or undefined when it does neither. */
-function fenceToggledBy(line: string, open: string | undefined): string | undefined {
-  const marker = /^\s{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
-  return marker && (!open || marker.startsWith(open)) ? marker : undefined;
+/** The block open after a markdown line, given the one open before it (src/docs/fence.ts). */
+function fenceAfter(line: string, open: OpenFence | undefined): OpenFence | undefined {
+  const kind = open && fenceLine(line, open);
+  if (kind === 'body') return open;
+  return kind === 'close' ? undefined : fenceAt(line);
 }
 
 /**
@@ -289,14 +291,14 @@ function fenceToggledBy(line: string, open: string | undefined): string | undefi
  * code block that opened outside a quote are code and stay as they are (`> npm install` is a prompt).
  */
 export function unquoteMarkdown(text: string): string {
-  let fence: string | undefined;
+  let fence: OpenFence | undefined;
   return text
     .split('\n')
     .map((line) => {
+      if (fence && fenceLine(line, fence) === 'end') fence = undefined;
       const quoted = fence ? undefined : /^ {0,3}>[!?]?(?: |$)?(.*)$/.exec(line);
       if (!quoted) {
-        const marker = fenceToggledBy(line, fence);
-        if (marker) fence = fence ? undefined : marker;
+        fence = fenceAfter(line, fence);
         return line;
       }
       // Nested markers (`> > text`) go in one pass.
@@ -316,20 +318,16 @@ export function unquoteMarkdown(text: string): string {
  * Fenced code stays as written.
  */
 export function siteMarkdown(text: string): string {
-  let fence: string | undefined;
+  let fence: OpenFence | undefined;
   const out: string[] = [];
   let admonitionBody = false;
   for (const raw of text.split('\n')) {
     // An admonition's body is indented by four spaces: read without them, so its code fences are fences.
     if (admonitionBody && raw.trim() && !/^(?: {4}|\t)/.test(raw)) admonitionBody = false;
     const line = admonitionBody ? raw.replace(/^(?: {4}|\t)/, '') : raw;
-    const marker = fenceToggledBy(line, fence);
-    if (marker) {
-      fence = fence ? undefined : marker;
-      out.push(line);
-      continue;
-    }
-    if (fence) {
+    const before = fence;
+    fence = fenceAfter(line, fence);
+    if (fence || (before && fenceLine(line, before) === 'close')) {
       out.push(line);
       continue;
     }

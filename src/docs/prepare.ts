@@ -4,6 +4,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { CHUNKER_VERSION, chunkMarkdown, type ChunkOptions, DEFAULT_CHUNK_OPTIONS } from './chunk.js';
+import { closesFence, closingRun, fenceOpening } from './fence.js';
 import { contentTypeFromMime, contentTypeOf, parseDocument, type ContentType } from './parse.js';
 import { DEFAULT_LIBRARY } from './library.js';
 import { analyze, type Stemmer } from './tokens.js';
@@ -48,25 +49,23 @@ const CODE_SPAN = /`([^`\n]+)`/g;
 const CODE_WORD = /[A-Za-z_$][\w$]*/g;
 
 /**
- * The bodies of the fenced code blocks of a passage: an opening fence at the start of a line, closed by a line
- * of at least as many of its characters. A fence never closed opens nothing (a passage may hold half a block).
- * Linear: whether a close follows is known from the longest closing line below each line.
+ * The bodies of the fenced code blocks of a passage (src/docs/fence.ts). A fence never closed opens nothing
+ * (a passage may hold half a block). Linear: whether a close follows is known from the longest closing run
+ * below each line.
  */
 function fencedCode(text: string): string[] {
   const lines = text.split('\n');
-  const closer = lines.map((line) => /^(?:`{3,}|~{3,})$/.exec(line.trimEnd())?.[0]);
+  const closer = lines.map(closingRun);
   const longest = { '`': new Array<number>(lines.length + 1).fill(0), '~': new Array<number>(lines.length + 1).fill(0) };
   for (let i = lines.length - 1; i >= 0; i--) {
     for (const c of ['`', '~'] as const) longest[c][i] = Math.max(longest[c][i + 1]!, closer[i]?.[0] === c ? closer[i]!.length : 0);
   }
   const out: string[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const marker = /^(?:`{3,}|~{3,})/.exec(lines[i]!)?.[0];
-    if (!marker || (marker[0] === '`' && lines[i]!.slice(marker.length).includes('`'))) continue;
-    const c = marker[0] as '`' | '~';
-    if (longest[c][i + 1]! < marker.length) continue;
+    const fence = fenceOpening(lines[i]!);
+    if (!fence || longest[fence.marker[0] as '`' | '~'][i + 1]! < fence.marker.length) continue;
     let j = i + 1;
-    while (!(closer[j]?.[0] === c && closer[j]!.length >= marker.length)) j++;
+    while (!closesFence(lines[j]!, fence)) j++;
     out.push(lines.slice(i + 1, j).join('\n'));
     i = j;
   }

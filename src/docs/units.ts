@@ -3,6 +3,7 @@
  * code listing (a field with the comment before it), which are quoted as one fenced excerpt.
  */
 import { HEADING_LINE, TABLE_RULE } from './chunk.js';
+import { closesFence, fenceOpening } from './fence.js';
 import { splitSentences } from './tokens.js';
 
 export interface Unit {
@@ -107,24 +108,21 @@ export function unitsOf(text: string, longCode: number): Unit[] {
   };
   while (i < lines.length) {
     const line = lines[i]!;
-    const fence = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
+    const fence = fenceOpening(line);
     if (fence) {
       flushPara();
-      const marker = fence[1]!;
-      const fenced = [line];
-      i++;
-      while (i < lines.length) {
-        fenced.push(lines[i]!);
-        if (lines[i]!.trim() === marker) break;
-        i++;
-      }
-      i++;
+      // A block never closed runs to the end of the passage, and its excerpts are closed with its marker.
+      let j = i + 1;
+      while (j < lines.length && !closesFence(lines[j]!, fence)) j++;
+      const closed = j < lines.length;
+      const fenced = lines.slice(i, closed ? j + 1 : j);
+      i = j + 1;
       block++;
       const whole = fenced.join('\n');
-      const body = fenced.slice(1, fenced.at(-1)!.trim() === marker && fenced.length > 1 ? -1 : undefined);
+      const body = fenced.slice(1, closed ? -1 : undefined);
       if (whole.length <= longCode || body.length < 2) push('code', whole);
       else {
-        const close = fenced.length > 1 && fenced.at(-1)!.trim() === marker ? fenced.at(-1)! : marker;
+        const close = closed ? fenced.at(-1)! : fence.marker;
         for (const part of codeParts(body)) {
           units.push({
             kind: 'code',

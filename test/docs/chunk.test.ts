@@ -251,13 +251,9 @@ describe('structure-aware chunking', () => {
     // heading pattern's three runs of spaces made it cubic (4,000 characters took 29 s).
     const heading = chunkMarkdown(parseDocument(`# a${' '.repeat(n / 2)}\u2028${' '.repeat(n / 2)}x\n\ntext\n`, 'markdown').body);
     expect(heading.map((c) => [c.section, c.text])).toEqual([['a x', 'text']]);
+    // (A tilde fence's info string may hold a backtick: this one opens a block, and the block never closes.)
     const fence = chunkMarkdown(parseDocument(`${'~'.repeat(n)}\u2028\`\n`, 'markdown').body);
-    expect(
-      fence
-        .map((c) => c.text)
-        .join('')
-        .endsWith('`'),
-    ).toBe(true);
+    expect(fence.map((c) => c.text).join('')).toBe(`${'~'.repeat(n)}\`\n\n${'~'.repeat(n)}`);
     expect(parseDocument(`<html>${'<TITLE>'.repeat(n / 7)}</html>`, 'html').title).toBeUndefined();
     const tags = `${'<a x\n'.repeat(n / 5)}end`;
     expect(
