@@ -123,6 +123,18 @@ export function htmlToMarkdownish(html: string): { body: string; title?: string 
 const RST_ADORNMENT = /^([=\-~^"'`#*+:.<>_])\1{2,}\s*$/;
 
 /**
+ * reStructuredText roles whose text is prose, read as that text (a cross-reference's title, a term, an
+ * abbreviation); every other role (:func:, :py:class:, :option:) names code and is read as `code`.
+ */
+const TEXT_ROLES = 'ref|doc|term|abbr|pep|rfc|numref|download';
+const TEXT_ROLE = new RegExp(`:(?:${TEXT_ROLES}):\`([^\`<]*)(?:<[^>\`]*>)?\``, 'g');
+/** The same role with its text wrapped onto the next line (see rstToMarkdownish). */
+const WRAPPED_TEXT_ROLE = new RegExp(
+  `:(?:${TEXT_ROLES}):\`([^\`<\\n]+)\\n([ \\t]*)(?:([^\`<\\s](?:[^\`<\\n]*[^\`<\\s])?)\\s*|(?:\\n\\s*)?)(?:<[^>\\n]*>)?\``,
+  'g',
+);
+
+/**
  * reStructuredText headings (title lines under- or over-and-under-lined) become `#` headings in order of
  * first appearance of each adornment style; `::` literal blocks and `code-block` directives become fences.
  */
@@ -133,7 +145,7 @@ export function rstToMarkdownish(text: string): string {
   const joined = (_m: string, first: string, indent: string, rest?: string) => `${first}\n${indent}${rest ?? ''}`;
   const unwrapped = text
     .replace(/`([^`<\n]+)\n([ \t]*)(?:([^`<\s](?:[^`<\n]*[^`<\s])?)\s*|(?:\n\s*)?)<[^>\n]+>`__?/g, joined)
-    .replace(/:(?:ref|doc|term):`([^`<\n]+)\n([ \t]*)(?:([^`<\s](?:[^`<\n]*[^`<\s])?)\s*|(?:\n\s*)?)(?:<[^>\n]*>)?`/g, joined);
+    .replace(WRAPPED_TEXT_ROLE, joined);
   const lines = unwrapped.split(/\r?\n/);
   const styles: string[] = [];
   const out: string[] = [];
@@ -264,7 +276,7 @@ export function rstInline(line: string): string {
   // pattern can match the same spaces: a hostile line costs its length, not its length squared.
   return line
     .replace(/``([^`]+)``/g, '`$1`')
-    .replace(/:(?:ref|doc|term|abbr|pep|rfc|numref|download):`([^`<]*)(?:<[^>`]*>)?`/g, (_m, text: string) => text.trimEnd())
+    .replace(TEXT_ROLE, (_m, text: string) => text.trimEnd())
     .replace(
       /(?<![\w:.-]):[\w:.-]+:`~?([^`<]*)(?:<([^>`]*)>)?`/g,
       (_m, text: string, target?: string) => `\`${(text.trim() || target || '').replace(/^~/, '').trim()}\``,
