@@ -74,7 +74,7 @@ export function cleanInline(line: string): string {
     .replace(/!\[[^\][]*\]\((?:[^()]|\([^()]*\))*\)/g, '')
     .replace(/!\[[^\][]*\]\[[^\][]*\]/g, '')
     .replace(/\[((?:[^\][]|\[[^\][]*\])*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)/g, '$1')
-    .replace(/\[([^\][]+)\]\[[^\][]*\]/g, '$1');
+    .replace(/\[([^\][]*)\]\[[^\][]*\]/g, '$1');
   // Then HTML tags and escapes, outside code spans only.
   return unlinked
     .split(/(`[^`\n]+`)/)

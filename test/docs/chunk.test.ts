@@ -77,6 +77,9 @@ describe('structure-aware chunking', () => {
   it('understands setext headings, and drops link targets, images and HTML tags from the text', () => {
     const chunks = chunkMarkdown('Setup\n=====\n\nSee [the guide](https://x.test/g) ![badge](https://x.test/b.svg) <a id="x"></a>now.\n');
     expect(chunks).toEqual([{ section: 'Setup', text: 'See the guide  now.', headings: [['Setup']] }]);
+    // A badge is an image inside a link, inline or by reference: both go whole, with no empty brackets left.
+    const badges = chunkMarkdown('# Lumen\n\n[![CI](https://x.test/ci.svg)](https://x.test/ci) [![npm](https://x.test/v.svg)][npm-url] [the docs][docs] ok\n');
+    expect(badges.map((c) => c.text)).toEqual(['the docs ok']);
   });
 
   it('turns HTML into headings, paragraphs and fenced code, without head, style or nav', async () => {
