@@ -555,6 +555,52 @@ function printReport(reports: SetReport[]): void {
 }
 
 /**
+ * The targets of "Done when" (issue 10), each checked on the development corpora: the worst corpus against an
+ * absolute bar, every corpus against the naive baseline (when it ran), and the shared set's own bar.
+ * Query latency at 10k chunks is `npm run bench`'s, not checked here.
+ */
+const WORST_TARGETS: { key: (typeof KEYS)[number]; bar: number }[] = [
+  { key: 'hit_at_1', bar: 0.75 },
+  { key: 'recall_at_5', bar: 0.92 },
+  { key: 'answer_match', bar: 0.75 },
+  { key: 'correct_refusal', bar: 0.9 },
+  { key: 'false_refusal', bar: 0.05 },
+  { key: 'ece_loco', bar: 0.1 },
+];
+
+function printTargets(reports: SetReport[]): void {
+  const dev = reports.filter((r) => r.development);
+  if (!dev.length) return;
+  const rows: (string | number)[][] = [['target', 'measured', 'met']];
+  const { worst } = aggregate(dev, (r) => r.docent);
+  for (const { key, bar } of WORST_TARGETS) {
+    const w = worst[key];
+    if (!w) continue;
+    const met = LOWER_BETTER.has(key) ? w.value <= bar : w.value >= bar;
+    rows.push([`worst ${key} ${LOWER_BETTER.has(key) ? '≤' : '≥'} ${bar}`, `${f3(w.value)} (${w.set})`, met ? 'yes' : 'no']);
+  }
+  const compared = dev.filter((r) => r.baseline);
+  if (compared.length) {
+    const short = (test: (r: SetReport) => boolean) => compared.filter((r) => !test(r)).map((r) => r.name);
+    const checks: [string, string[]][] = [
+      ['hit@1 above the baseline on every corpus', short((r) => r.docent.hit_at_1 > r.baseline!.hit_at_1)],
+      [
+        'recall@5 above the baseline on every corpus (or both 1.000)',
+        short((r) => r.docent.recall_at_5 > r.baseline!.recall_at_5 || r.docent.recall_at_5 === 1),
+      ],
+      ['answer within 0.05 of the baseline top 3 on every corpus', short((r) => r.docent.answer_match >= r.baseline!.answer_match - 0.05 - 1e-9)],
+    ];
+    for (const [name, missed] of checks) rows.push([name, missed.length ? `not on ${missed.join(', ')}` : 'all', missed.length ? 'no' : 'yes']);
+  }
+  const shared = dev.find((r) => r.name === 'shared');
+  if (shared) {
+    rows.push(['shared hit@1 ≥ 0.9', f3(shared.docent.hit_at_1), shared.docent.hit_at_1 >= 0.9 ? 'yes' : 'no']);
+    rows.push(['shared answer ≥ 0.9', f3(shared.docent.answer_match), shared.docent.answer_match >= 0.9 ? 'yes' : 'no']);
+  }
+  process.stdout.write(`\nissue 10's targets on the development corpora (lexical default):\n${table(rows)}\n`);
+}
+
+/**
  * What size of difference is noise. docent is deterministic (a repeated run gives the same answers), so the
  * variation that matters is which questions a change happens to move: a rate over n questions moves in steps
  * of 1/n, and its sampling error is sqrt(p(1-p)/n). A change is kept when the mean improves and no
@@ -840,6 +886,7 @@ async function main(): Promise<void> {
       `\n${ablate.length ? `ablated: ${ablate.join(', ')}\n` : ''}${values.set ? `set: ${values.set}\n` : ''}${dropped.size ? `features left out of the fitted models: ${values['drop-features']}\n` : ''}`,
     );
     printReport(reports);
+    printTargets(reports);
     printNoise(reports);
     printLocoDecisions(reports);
     if (fit) {
