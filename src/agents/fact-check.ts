@@ -6,6 +6,7 @@
  * `every_claim`, when at least half its content words do too. The verdict counts how many held.
  */
 import type { Claim, Verdict } from './result.js';
+import { splitSentences } from '../docs/tokens.js';
 
 export interface Evidence {
   /** Where it came from, e.g. `step 2 (calculator)`, `task`, `documentation`. */
@@ -99,10 +100,7 @@ export function sentencesOf(answer: string): string[] {
     let line = rawLine.replace(/\*\*|__/g, '').trim();
     while (/^(?:[-*+•>]\s+|\d+[.)]\s+)/.test(line)) line = line.replace(/^(?:[-*+•>]\s+|\d+[.)]\s+)/, '').trim();
     if (!line || (/:$/.test(line) && line.split(/\s+/).length <= 6)) continue;
-    for (const s of line.split(/(?<=[.!?])\s+(?=[A-Z0-9`"'([])/)) {
-      const trimmed = s.trim();
-      if (trimmed) sentences.push(trimmed);
-    }
+    for (const s of splitSentences(line)) sentences.push(s.trim());
   }
   return sentences;
 }

@@ -32,6 +32,12 @@ describe('fact-checking', () => {
       'Largest: guide.md with 120 chunks.',
       'Rebuild nightly.',
     ]);
+    // The documentation's own splitter: no break after an abbreviation before code, or after an initial.
+    expect(sentencesOf('Use a pool, e.g. `Pool`. Written by J. Smith. It caps sockets.')).toEqual([
+      'Use a pool, e.g. `Pool`.',
+      'Written by J. Smith.',
+      'It caps sockets.',
+    ]);
   });
 
   it('finds figures, identifiers and names, but not step references or sentence-initial words', () => {
