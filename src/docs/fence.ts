@@ -34,10 +34,14 @@ export function closingRun(line: string): string | undefined {
   return CLOSING.exec(line)?.[1];
 }
 
+/** Whether a closing run (closingRun) closes the block `fence` opened. */
+export function runCloses(run: string | undefined, fence: Pick<Fence, 'marker'>): boolean {
+  return run !== undefined && run[0] === fence.marker[0] && run.length >= fence.marker.length;
+}
+
 /** Whether a line closes the block `fence` opened. */
 export function closesFence(line: string, fence: Pick<Fence, 'marker'>): boolean {
-  const run = closingRun(line);
-  return run !== undefined && run[0] === fence.marker[0] && run.length >= fence.marker.length;
+  return runCloses(closingRun(line), fence);
 }
 
 /** The spaces a line starts with. */

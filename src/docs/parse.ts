@@ -290,11 +290,16 @@ function labelLine(kind: string, text = ''): string {
   return `**${kind[0]!.toUpperCase()}${kind.slice(1).toLowerCase()}:**${text ? ` ${text}` : ''}`;
 }
 
-/** The block open after a markdown line, given the one open before it (src/docs/fence.ts). */
-function fenceAfter(line: string, open: OpenFence | undefined): OpenFence | undefined {
+/**
+ * How a markdown line stands to fenced code (src/docs/fence.ts), given the block open before it: whether it
+ * is code (a fence, or a line of the open block), and the block open after it.
+ */
+function readFence(line: string, open: OpenFence | undefined): { code: boolean; after: OpenFence | undefined } {
   const kind = open && fenceLine(line, open);
-  if (kind === 'body') return open;
-  return kind === 'close' ? undefined : fenceAt(line);
+  if (kind === 'body') return { code: true, after: open };
+  if (kind === 'close') return { code: true, after: undefined };
+  const after = fenceAt(line);
+  return { code: after !== undefined, after };
 }
 
 /**
@@ -307,12 +312,10 @@ export function unquoteMarkdown(text: string): string {
   return text
     .split('\n')
     .map((line) => {
-      if (fence && fenceLine(line, fence) === 'end') fence = undefined;
-      const quoted = fence ? undefined : /^ {0,3}>[!?]?(?: |$)?(.*)$/.exec(line);
-      if (!quoted) {
-        fence = fenceAfter(line, fence);
-        return line;
-      }
+      const read = readFence(line, fence);
+      fence = read.after;
+      const quoted = read.code ? undefined : /^ {0,3}>[!?]?(?: |$)?(.*)$/.exec(line);
+      if (!quoted) return line;
       // Nested markers (`> > text`) go in one pass.
       const inner = quoted[1]!.replace(/^(?: {0,3}>(?= |$) ?)*/, '');
       const alert = /^\[!(\w+)\](.*)$/s.exec(inner.trim());
@@ -337,9 +340,9 @@ export function siteMarkdown(text: string): string {
     // An admonition's body is indented by four spaces: read without them, so its code fences are fences.
     if (admonitionBody && raw.trim() && !/^(?: {4}|\t)/.test(raw)) admonitionBody = false;
     const line = admonitionBody ? raw.replace(/^(?: {4}|\t)/, '') : raw;
-    const before = fence;
-    fence = fenceAfter(line, fence);
-    if (fence || (before && fenceLine(line, before) === 'close')) {
+    const read = readFence(line, fence);
+    fence = read.after;
+    if (read.code) {
       out.push(line);
       continue;
     }

@@ -4,7 +4,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { CHUNKER_VERSION, chunkMarkdown, type ChunkOptions, DEFAULT_CHUNK_OPTIONS } from './chunk.js';
-import { closesFence, closingRun, fenceOpening } from './fence.js';
+import { closingRun, fenceOpening, runCloses } from './fence.js';
 import { contentTypeFromMime, contentTypeOf, parseDocument, type ContentType } from './parse.js';
 import { DEFAULT_LIBRARY } from './library.js';
 import { analyze, type Stemmer } from './tokens.js';
@@ -65,7 +65,7 @@ function fencedCode(text: string): string[] {
     const fence = fenceOpening(lines[i]!);
     if (!fence || longest[fence.marker[0] as '`' | '~'][i + 1]! < fence.marker.length) continue;
     let j = i + 1;
-    while (!closesFence(lines[j]!, fence)) j++;
+    while (!runCloses(closer[j], fence)) j++;
     out.push(lines.slice(i + 1, j).join('\n'));
     i = j;
   }
