@@ -83,7 +83,7 @@ export function cleanInline(line: string): string {
 }
 
 /** The HTML elements documentation writes inside markdown, whose tags read as nothing. */
-const HTML_TAG_NAMES = 'a|img|p|div|span|br|sup|sub|b|i|em|strong|details|summary|picture|source|center|h[1-6]|table|tr|td|th|tbody|thead|kbd';
+const HTML_TAG_NAMES = 'a|img|p|div|span|br|sup|sub|b|i|em|strong|code|details|summary|picture|source|center|h[1-6]|table|tr|td|th|tbody|thead|kbd';
 const HTML_TAG = new RegExp(`</?(?:${HTML_TAG_NAMES})\\b[^<>]*>`, 'gi');
 /** Such a tag wrapping over at most eight lines (`<a\n  href="…">`). */
 const WRAPPED_HTML_TAG = new RegExp(`</?(?:${HTML_TAG_NAMES})\\b(?:[^<>\\n]*\\n){1,8}[^<>\\n]*>`, 'gi');
@@ -103,8 +103,10 @@ function withoutComments(line: string): string {
 const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'", nbsp: ' ' };
 
 function cleanProse(text: string): string {
+  // `<code>` may hold angle brackets (`<code>--trailing-comma <all|es5></code>`); its text stops at the next
+  // tag of its own, so a line of many unclosed `<code>` costs its length.
   return text
-    .replace(/<code>([^<`]+)<\/code>/gi, '`$1`')
+    .replace(/<code>((?:[^<`]|<(?!\/?code>))+)<\/code>/gi, '`$1`')
     .replace(HTML_TAG, '')
     .replace(/\\([\\`*_{}[\]()#+\-.!|<>])/g, '$1')
     .replace(/&(?:([a-z]+)|#(\d{1,6})|#x([\da-f]{1,6}));/gi, (m, name?: string, dec?: string, hex?: string) =>

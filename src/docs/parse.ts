@@ -329,7 +329,8 @@ export function unquoteMarkdown(text: string): string {
  * opens under its label (**Tip:** Title) and its closing `:::` goes, and so does an admonition of MkDocs'
  * dialect (`!!! note "Title"`: **Title:**); one that only groups code (`::: code-group`)
  * goes; one naming an API object (mkdocstrings' `::: package.module.Name`) keeps the name as code. MDX `import`
- * and `export` lines and lines holding only a component tag (`<CpuFlag />`) carry no reading text and go.
+ * and `export` lines and lines holding only a component's tag (`<CpuFlag />`, `<Tabs groupId="pm">`, `</TabItem>`)
+ * carry no reading text and go.
  * Fenced code stays as written.
  */
 export function siteMarkdown(text: string): string {
@@ -368,7 +369,7 @@ export function siteMarkdown(text: string): string {
     }
     // Written so that no two parts can match the same spaces: a line of spaces costs its length, not its cube.
     if (/^(?:import\s+(?:[\w{},*]+\s+)+from\s+['"][^'"]+['"]|export\s+(?:const|default|function)\b.*);?\s*$/s.test(line)) continue;
-    if (/^\s*<[A-Z][\w.]*(?:\s[^<>]*)?\/>\s*$/.test(line)) continue;
+    if (/^\s*<\/?[A-Z][\w.]*(?:\s[^<>]*)?\/?>\s*$/.test(line)) continue;
     out.push(line);
   }
   return out.join('\n');

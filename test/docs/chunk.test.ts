@@ -218,6 +218,37 @@ describe('structure-aware chunking', () => {
     );
   });
 
+  it('drops the lines of MDX component tags around tabbed code, keeping the code', () => {
+    const md = [
+      '# Install',
+      '',
+      '<Tabs groupId="package-manager">',
+      '<TabItem value="npm">',
+      '',
+      '```sh',
+      'npm i lumen',
+      '```',
+      '',
+      '</TabItem>',
+      '</Tabs>',
+      '',
+      'Done.',
+    ].join('\n');
+    expect(chunkMarkdown(parseDocument(md, 'markdown').body).map((c) => c.text)).toEqual(['```sh\nnpm i lumen\n```\n\nDone.']);
+  });
+
+  it('reads <code> as code when it holds angle brackets, and drops a stray <code> tag', () => {
+    const md = '# Options\n\n| CLI | API |\n| --- | --- |\n| <code>--trailing-comma <all|none></code> | <code>trailingComma</code> |\n\nA <code>broken tag.\n';
+    const text = chunkMarkdown(parseDocument(md, 'markdown').body)
+      .map((c) => c.text)
+      .join('\n');
+    expect(text).toContain('`--trailing-comma <all|none>`');
+    expect(text).toContain('`trailingComma`');
+    expect(text).toContain('A broken tag.');
+    // A line of unclosed tags costs its length.
+    expect(chunkMarkdown(parseDocument(`# A\n\n${'<code>a<'.repeat(30_000)}\n`, 'markdown').body)[0]!.text).toBe('a<'.repeat(30_000));
+  });
+
   it("reads MkDocs' admonitions under their title or kind, their indented body as text", () => {
     const md = '# Deploy\n\n!!! warning "Stale pages"\n    Run `mkdocs build --clean` first.\n\n??? note\n    Collapsed by default.\n';
     const [chunk] = chunkMarkdown(parseDocument(md, 'markdown').body);
