@@ -5,7 +5,7 @@
  * Accepted: markdown (.md .mdx .markdown), plain text (.txt), reStructuredText (.rst), HTML (.html .htm).
  */
 import { convert, type FormatCallback } from 'html-to-text';
-import { fenceAt, fenceLine, type OpenFence } from './fence.js';
+import { fenceAt, fenceBody, fenceLine, type OpenFence } from './fence.js';
 
 export type ContentType = 'markdown' | 'text' | 'rst' | 'html';
 
@@ -128,6 +128,15 @@ const RST_ADORNMENT = /^([=\-~^"'`#*+:.<>_])\1{2,}\s*$/;
  */
 const TEXT_ROLES = 'ref|doc|term|abbr|pep|rfc|numref|download';
 const TEXT_ROLE = new RegExp(`:(?:${TEXT_ROLES}):\`([^\`<]*)(?:<[^>\`]*>)?\``, 'g');
+/**
+ * A role as MyST markdown writes it (`{ref}\`Options <options>\``, `{func}\`~click.echo\``), after a space or
+ * an opening bracket or quote; or a code span, matched first so that a role is never looked for inside one
+ * (`Bearer {token}` is code).
+ */
+const MYST_ROLE = /(`[^`]*`)|(?<![^\s(["'])\{([A-Za-z][\w:.-]*)\}`~?([^`<]*)(?:<([^>`]*)>)?`/g;
+const MYST_TEXT_ROLES = new Set(TEXT_ROLES.split('|'));
+/** A code role's text as code: its name, or its target when it has no text (`~` only shortens a dotted path). */
+const codeRole = (_m: string, text: string, target?: string) => `\`${(text.trim() || target || '').replace(/^~/, '').trim()}\``;
 /** The same role with its text wrapped onto the next line (see rstToMarkdownish). */
 const WRAPPED_TEXT_ROLE = new RegExp(
   `:(?:${TEXT_ROLES}):\`([^\`<\\n]+)\\n([ \\t]*)(?:([^\`<\\s](?:[^\`<\\n]*[^\`<\\s])?)\\s*|(?:\\n\\s*)?)(?:<[^>\\n]*>)?\``,
@@ -277,10 +286,7 @@ export function rstInline(line: string): string {
   return line
     .replace(/``([^`]+)``/g, '`$1`')
     .replace(TEXT_ROLE, (_m, text: string) => text.trimEnd())
-    .replace(
-      /(?<![\w:.-]):[\w:.-]+:`~?([^`<]*)(?:<([^>`]*)>)?`/g,
-      (_m, text: string, target?: string) => `\`${(text.trim() || target || '').replace(/^~/, '').trim()}\``,
-    )
+    .replace(/(?<![\w:.-]):[\w:.-]+:`~?([^`<]*)(?:<([^>`]*)>)?`/g, codeRole)
     .replace(/`([^`<]+)<[^>`]+>`__?/g, (_m, text: string) => text.trimEnd())
     .replace(/`([^`]+)`__?(?![`\w])/g, '$1');
 }
@@ -337,16 +343,54 @@ export function siteMarkdown(text: string): string {
   let fence: OpenFence | undefined;
   const out: string[] = [];
   let admonitionBody = false;
-  for (const raw of text.split('\n')) {
+  // MyST directives whose body is being read as markdown, innermost last: each one's closing fence goes.
+  const directives: OpenFence[] = [];
+  let directiveOptions = false;
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i]!;
     // An admonition's body is indented by four spaces: read without them, so its code fences are fences.
     if (admonitionBody && raw.trim() && !/^(?: {4}|\t)/.test(raw)) admonitionBody = false;
     const line = admonitionBody ? raw.replace(/^(?: {4}|\t)/, '') : raw;
+    // A directive's options (`:class: tip`) come first in its body and carry no reading text.
+    if (directiveOptions && /^\s*:[\w-]+:/.test(line)) continue;
+    directiveOptions = false;
+    const inner = directives.at(-1);
+    const toDirective = !fence && inner ? fenceLine(line, inner) : 'body';
+    if (toDirective !== 'body') {
+      directives.pop();
+      if (toDirective === 'close') continue;
+    }
     const read = readFence(line, fence);
+    const directive = !fence && read.after && /^\{([\w:.-]+)\}[ \t]*(.*)$/s.exec(read.after.fence.info);
+    if (directive && read.after) {
+      const [, name = '', arg = ''] = directive;
+      const kind = mystDirective(name);
+      if (kind === 'text') {
+        out.push('', ...directiveLabel(name.toLowerCase(), arg.trim()));
+        directives.push(read.after);
+        directiveOptions = true;
+        continue;
+      }
+      // The other kinds take their body whole: code stays code, reStructuredText is read as such.
+      const body: string[] = [];
+      let j = i + 1;
+      let ending: 'close' | 'body' | 'end' = 'body';
+      for (; j < lines.length && (ending = fenceLine(lines[j]!, read.after)) === 'body'; j++) body.push(fenceBody(lines[j]!, read.after));
+      i = ending === 'end' ? j - 1 : j;
+      while (body.length && /^\s*:[\w-]+:/.test(body[0]!)) body.shift();
+      const { marker } = read.after.fence;
+      if (kind === 'code') out.push(`${marker}${arg.trim().split(/\s/, 1)[0]}`, ...body, marker);
+      else if (kind === 'rst') out.push('', rstToMarkdownish(body.join('\n')), '');
+      continue;
+    }
     fence = read.after;
     if (read.code) {
       out.push(line);
       continue;
     }
+    // A MyST target (`(options)=`) names the heading after it for links: no reading text.
+    if (/^\s{0,3}\([^()\s]+\)=\s*$/.test(line)) continue;
     // Python-Markdown's admonitions (`!!! note "Title"`, collapsible `??? tip`) are the same thing in MkDocs' dialect.
     const admonition = /^\s{0,3}(?:!!!|\?\?\?\+?)\s*([A-Za-z][\w-]*)(?:\s+"([^"]*)")?\s*$/.exec(line);
     if (admonition) {
@@ -355,7 +399,8 @@ export function siteMarkdown(text: string): string {
       admonitionBody = true;
       continue;
     }
-    const container = /^\s{0,3}:{3,}[ \t]*([\w.-]*)(.*)$/s.exec(line);
+    // (MyST writes the same with braces: `:::{note}`.)
+    const container = /^\s{0,3}:{3,}[ \t]*\{?([\w.-]*)\}?(.*)$/s.exec(line);
     if (container) {
       const kind = container[1]!;
       const title = container[2]!.trim();
@@ -365,6 +410,7 @@ export function siteMarkdown(text: string): string {
       else if (ADMONITIONS.has(label)) out.push('', labelLine(label, title));
       else if (kind.includes('.')) out.push('', `\`${kind}\``);
       else out.push('');
+      directiveOptions = /^\s{0,3}:{3,}[ \t]*\{/.test(line);
       continue;
     }
     // Written so that no two parts can match the same spaces: a line of spaces costs its length, not its cube.
@@ -375,6 +421,62 @@ export function siteMarkdown(text: string): string {
   return out.join('\n');
 }
 
+/**
+ * MyST roles read as reStructuredText's are (rstInline): `{ref}\`Options <options>\`` as its text,
+ * `{func}\`~click.echo\`` as code. A role may wrap onto the next line, so each run of lines outside fenced
+ * code is read whole; fenced code stays as written (`\`${a}\`` is a template literal there).
+ */
+export function mystRoles(text: string): string {
+  if (!text.includes('}`')) return text;
+  const out: string[] = [];
+  let prose: string[] = [];
+  const flush = () => {
+    if (prose.length) {
+      out.push(
+        prose
+          .join('\n')
+          .replace(MYST_ROLE, (m, span?: string, role?: string, text = '', target?: string) =>
+            span ? span : MYST_TEXT_ROLES.has(role!) ? text.trimEnd() : codeRole(m, text, target),
+          ),
+      );
+    }
+    prose = [];
+  };
+  let fence: OpenFence | undefined;
+  for (const line of text.split('\n')) {
+    const read = readFence(line, fence);
+    fence = read.after;
+    if (!read.code) {
+      prose.push(line);
+      continue;
+    }
+    flush();
+    out.push(line);
+  }
+  flush();
+  return out.join('\n');
+}
+
+/**
+ * What a MyST directive (```` ```{name} argument ````) holds: code (`code-block`), reStructuredText
+ * (`eval-rst`), nothing to read (toctree, contents, autodoc; as the same reStructuredText directives), or
+ * markdown text read in place under its label (note, admonition, versionadded, option, …).
+ */
+function mystDirective(name: string): 'code' | 'rst' | 'none' | 'text' {
+  const n = name.toLowerCase();
+  if (n === 'code-block' || n === 'code' || n === 'sourcecode' || n === 'code-cell') return 'code';
+  if (n === 'eval-rst') return 'rst';
+  if (RST_NO_TEXT.has(n) || n.startsWith('auto') || n === 'literalinclude') return 'none';
+  return 'text';
+}
+
+/** The line that heads a directive's text, as reStructuredText's directive of the same name is read. */
+function directiveLabel(name: string, arg: string): string[] {
+  if (ADMONITIONS.has(name)) return [labelLine(name, arg)];
+  if (arg && (RST_NAMING.has(name) || name.includes(':'))) return [`\`${arg}\`:`];
+  return arg ? [arg] : [];
+}
+
 export function parseDocument(content: string, type: ContentType): ParsedDocument {
   const text = content.replace(/\r\n?/g, '\n');
   if (type === 'html') {
@@ -382,6 +484,6 @@ export function parseDocument(content: string, type: ContentType): ParsedDocumen
     return { body, title };
   }
   const { meta, body } = type === 'markdown' || type === 'text' ? splitFrontMatter(text) : { meta: {}, body: text };
-  const normalised = type === 'rst' ? rstToMarkdownish(body) : type === 'markdown' ? siteMarkdown(unquoteMarkdown(body)) : body;
+  const normalised = type === 'rst' ? rstToMarkdownish(body) : type === 'markdown' ? mystRoles(siteMarkdown(unquoteMarkdown(body))) : body;
   return { body: normalised, title: meta.title, description: meta.description ?? meta.summary };
 }

@@ -249,6 +249,75 @@ describe('structure-aware chunking', () => {
     expect(chunkMarkdown(parseDocument(`# A\n\n${'<code>a<'.repeat(30_000)}\n`, 'markdown').body)[0]!.text).toBe('a<'.repeat(30_000));
   });
 
+  it('reads MyST markdown (Sphinx): roles, directives and targets as the same reStructuredText is read', () => {
+    const md = [
+      '(options)=',
+      '',
+      '# Options',
+      '',
+      'See {ref}`the parameters page <parameters>` and {func}`~click.echo`, or {class}`click.Option`; send',
+      '`Bearer {token}` as the header.',
+      '',
+      '```{currentmodule} click',
+      '```',
+      '',
+      '```{note}',
+      ':class: tip',
+      'Flags are {ref}`options',
+      '<flags>` too.',
+      '```',
+      '',
+      '````{versionadded} 8.0',
+      'Works with',
+      '```python',
+      'const s = `${a}{b}`',
+      '```',
+      '````',
+      '',
+      '```{code-block} python',
+      ':caption: app.py',
+      'import click',
+      '```',
+      '',
+      '```{eval-rst}',
+      '.. note:: Read as :func:`prompt`.',
+      '```',
+      '',
+      ':::{warning}',
+      'Careful.',
+      ':::',
+      '',
+      '```{toctree}',
+      'api',
+      '```',
+    ].join('\n');
+    expect(chunkMarkdown(parseDocument(md, 'markdown').body).map((c) => c.text)).toEqual([
+      [
+        'See the parameters page and `click.echo`, or `click.Option`; send',
+        '`Bearer {token}` as the header.',
+        '',
+        '**Note:**',
+        'Flags are options too.',
+        '',
+        '**Versionadded:** 8.0',
+        'Works with',
+        '',
+        '```python',
+        'const s = `${a}{b}`',
+        '```',
+        '',
+        '```python',
+        'import click',
+        '```',
+        '',
+        '**Note:** Read as `prompt`.',
+        '',
+        '**Warning:**',
+        'Careful.',
+      ].join('\n'),
+    ]);
+  });
+
   it("reads MkDocs' admonitions under their title or kind, their indented body as text", () => {
     const md = '# Deploy\n\n!!! warning "Stale pages"\n    Run `mkdocs build --clean` first.\n\n??? note\n    Collapsed by default.\n';
     const [chunk] = chunkMarkdown(parseDocument(md, 'markdown').body);
