@@ -143,14 +143,28 @@ export function sectionsOf(markdown: string): Section[] {
     current = { path: path.map((h) => h.title), blocks: [] };
   };
   let inComment = false;
+  // The end tag of the <script> or <style> element being skipped: a page's code and styles (VitePress pages
+  // open with `<script setup>`) are no reading text. As in CommonMark, such a block runs to its end tag.
+  let rawEnd: string | undefined;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     if (inComment) {
       if (line.includes('-->')) inComment = false;
       continue;
     }
+    if (rawEnd) {
+      if (line.toLowerCase().includes(rawEnd)) rawEnd = undefined;
+      continue;
+    }
     if (/^\s*<!--/.test(line) && !line.includes('-->')) {
       inComment = true;
+      continue;
+    }
+    const raw = /^ {0,3}<(script|style)(?=[\s>]|$)/i.exec(line);
+    if (raw) {
+      flush();
+      const end = `</${raw[1]!.toLowerCase()}>`;
+      if (!line.toLowerCase().includes(end)) rawEnd = end;
       continue;
     }
     const open = fenceAt(line);

@@ -218,6 +218,12 @@ describe('structure-aware chunking', () => {
     );
   });
 
+  it("drops a page's <script> and <style> elements (a VitePress page's setup code), however long", () => {
+    const md =
+      '<script setup>\nimport { useData } from "vitepress"\n\nconst { site } = useData()\n</script>\n\n# Guide\n\nText.\n\n<style scoped>\n.a { color: red }\n</style>\n<script>var x = 1</script>\nMore.\n';
+    expect(chunkMarkdown(parseDocument(md, 'markdown').body).map((c) => c.text)).toEqual(['Text.\n\nMore.']);
+  });
+
   it('drops the lines of MDX component tags around tabbed code, keeping the code', () => {
     const md = [
       '# Install',
