@@ -137,6 +137,8 @@ const MYST_ROLE = /(`[^`]*`)|(?<![^\s(["'])\{([A-Za-z][\w:.-]*)\}`~?([^`<]*)(?:<
 const MYST_TEXT_ROLES = new Set(TEXT_ROLES.split('|'));
 /** A code role's text as code: its name, or its target when it has no text (`~` only shortens a dotted path). */
 const codeRole = (_m: string, text: string, target?: string) => `\`${(text.trim() || target || '').replace(/^~/, '').trim()}\``;
+/** Any other role (code: :meth:, :class:) wrapped so: `:meth:\`Request.prepare()⏎<requests.Request.prepare>\``. */
+const WRAPPED_CODE_ROLE = /(?<![\w:.-]):[\w:.-]+:`~?([^`<\n]+)\n([ \t]*)(?:([^`<\s](?:[^`<\n]*[^`<\s])?)\s*|(?:\n\s*)?)(?:<[^>\n]*>)?`/g;
 /** The same role with its text wrapped onto the next line (see rstToMarkdownish). */
 const WRAPPED_TEXT_ROLE = new RegExp(
   `:(?:${TEXT_ROLES}):\`([^\`<\\n]+)\\n([ \\t]*)(?:([^\`<\\s](?:[^\`<\\n]*[^\`<\\s])?)\\s*|(?:\\n\\s*)?)(?:<[^>\\n]*>)?\``,
@@ -154,7 +156,11 @@ export function rstToMarkdownish(text: string): string {
   const joined = (_m: string, first: string, indent: string, rest?: string) => `${first}\n${indent}${rest ?? ''}`;
   const unwrapped = text
     .replace(/`([^`<\n]+)\n([ \t]*)(?:([^`<\s](?:[^`<\n]*[^`<\s])?)\s*|(?:\n\s*)?)<[^>\n]+>`__?/g, joined)
-    .replace(WRAPPED_TEXT_ROLE, joined);
+    .replace(WRAPPED_TEXT_ROLE, joined)
+    // A name is one word: a role whose text runs over the line (`:gh:\`The tutorial project …`) links prose.
+    .replace(WRAPPED_CODE_ROLE, (m: string, first: string, indent: string, rest?: string) =>
+      rest || /\s/.test(first.trim()) ? joined(m, first, indent, rest) : `\`${first.trim()}\`\n${indent}`,
+    );
   const lines = unwrapped.split(/\r?\n/);
   const styles: string[] = [];
   const out: string[] = [];
@@ -351,7 +357,9 @@ export function siteMarkdown(text: string): string {
     const raw = lines[i]!;
     // An admonition's body is indented by four spaces: read without them, so its code fences are fences.
     if (admonitionBody && raw.trim() && !/^(?: {4}|\t)/.test(raw)) admonitionBody = false;
-    const line = admonitionBody ? raw.replace(/^(?: {4}|\t)/, '') : raw;
+    const unindented = admonitionBody ? raw.replace(/^(?: {4}|\t)/, '') : raw;
+    // A Hugo cross-reference (`[the CLI]({{< relref "cli#install" >}})`) is its target, so its link reads as one.
+    const line = unindented.includes('{{') && !fence ? unindented.replace(HUGO_REF, '$1') : unindented;
     // A directive's options (`:class: tip`) come first in its body and carry no reading text.
     if (directiveOptions && /^\s*:[\w-]+:/.test(line)) continue;
     directiveOptions = false;
@@ -391,6 +399,14 @@ export function siteMarkdown(text: string): string {
     }
     // A MyST target (`(options)=`) names the heading after it for links: no reading text.
     if (/^\s{0,3}\([^()\s]+\)=\s*$/.test(line)) continue;
+    const shortcode = hugoShortcode(line);
+    if (shortcode) {
+      const { closing, name } = shortcode;
+      const rest = shortcode.rest.replace(HUGO_TAG, '').trim();
+      if (!closing && ADMONITIONS.has(name)) out.push('', labelLine(name, rest));
+      else out.push(rest);
+      continue;
+    }
     // Python-Markdown's admonitions (`!!! note "Title"`, collapsible `??? tip`) are the same thing in MkDocs' dialect.
     const admonition = /^\s{0,3}(?:!!!|\?\?\?\+?)\s*([A-Za-z][\w-]*)(?:\s+"([^"]*)")?\s*$/.exec(line);
     if (admonition) {
@@ -455,6 +471,23 @@ export function mystRoles(text: string): string {
   }
   flush();
   return out.join('\n');
+}
+
+const HUGO_REF = /\{\{[<%]\s*(?:rel)?ref\s+"([^"\n]*)"\s*[>%]\}\}/g;
+/** Any Hugo shortcode tag (`{{% /warning %}}`); not a template's `{{ value }}`. */
+const HUGO_TAG = /\{\{[<%][^{}\n]*[>%]\}\}/g;
+
+/**
+ * A Hugo shortcode tag opening a line (`{{% note %}}`, `{{< tab tabID="pip" >}}`, `{{% /note %}}`): whether
+ * it closes, its name in lower case, and the text after it. An admonition's opens its label; the others
+ * (tabs, steps, closing tags) carry no reading text.
+ */
+function hugoShortcode(line: string): { closing: boolean; name: string; rest: string } | undefined {
+  const text = line.trimStart();
+  if (line.length - text.length > 3 || !/^\{\{[<%]/.test(text)) return undefined;
+  const end = text.search(/[>%]\}\}/);
+  const tag = end < 0 ? null : /^(\/?)\s*([\w-]+)/.exec(text.slice(3, end).trim());
+  return tag ? { closing: tag[1] === '/', name: tag[2]!.toLowerCase(), rest: text.slice(end + 3).trim() } : undefined;
 }
 
 /**

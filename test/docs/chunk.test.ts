@@ -324,6 +324,37 @@ describe('structure-aware chunking', () => {
     ]);
   });
 
+  it("reads Hugo's shortcodes: an admonition under its label, a cross-reference as its link's target, tabs as nothing", () => {
+    const md = [
+      '# Install',
+      '',
+      '{{% note %}}',
+      'See the [CLI]({{< relref "cli#install" >}} "The CLI") first.',
+      '{{% /note %}}',
+      '',
+      '{{< tabs tabTotal="2" >}}',
+      '{{< tab tabID="pip" >}}',
+      '```bash',
+      'pip install x',
+      '```',
+      '{{< /tab >}}',
+      '{{< /tabs >}}',
+      '',
+      '{{% warning %}} Pin it. {{% /warning %}}',
+    ].join('\n');
+    expect(chunkMarkdown(parseDocument(md, 'markdown').body).map((c) => c.text)).toEqual([
+      '**Note:**\nSee the CLI first.\n\n```bash\npip install x\n```\n\n**Warning:** Pin it.',
+    ]);
+  });
+
+  it('reads a reStructuredText code role wrapped before its target as code, one whose text runs on as prose', () => {
+    const rst =
+      'Title\n=====\n\nReplace :meth:`Request.prepare()\n<requests.Request.prepare>` with a call.\n\n:gh:`The project is an example in the\nrepository <examples/tutorial>`, to compare.\n';
+    expect(chunkMarkdown(parseDocument(rst, 'rst').body).map((c) => c.text)).toEqual([
+      'Replace `Request.prepare()`\n with a call.\n\nThe project is an example in the\nrepository, to compare.',
+    ]);
+  });
+
   it("reads MkDocs' admonitions under their title or kind, their indented body as text", () => {
     const md = '# Deploy\n\n!!! warning "Stale pages"\n    Run `mkdocs build --clean` first.\n\n??? note\n    Collapsed by default.\n';
     const [chunk] = chunkMarkdown(parseDocument(md, 'markdown').body);
