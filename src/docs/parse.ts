@@ -220,7 +220,10 @@ export function rstToMarkdownish(text: string): string {
       const keep = Boolean(generic) && !RST_NO_TEXT.has(name) && !name.startsWith('auto');
       const arg = generic?.[2]?.trim() ?? '';
       const { body, next: j } = bodyAfter(i + 1);
-      if (keep) {
+      if (keep && !ADMONITIONS.has(name) && looksLikeCode(body)) {
+        // A directive of the project's own (`.. click:example::`) whose body is source code: quoted as code.
+        out.push('', '```', ...body, '```', '');
+      } else if (keep) {
         const text = body.length ? rstToMarkdownish(body.join('\n')).split('\n') : [];
         out.push('');
         const naming = RST_NAMING.has(name) || name.includes(':');
@@ -236,6 +239,24 @@ export function rstToMarkdownish(text: string): string {
     i++;
   }
   return out.join('\n');
+}
+
+/** A line shaped like source code: a decorator, a definition, an import, a prompt, a call, an assignment, a bracket. */
+const CODE_LINE =
+  /^(?:@\w|def |class |import |from [\w.]+ import |return\b|>>> |\$ |[\])}]|(?:if|for|while|with|try|else|elif|except)\b.*:$)|[([{,]$|^[\w.]+\(.*\)$|^[\w.[\]]+ = /;
+
+/**
+ * Whether a directive's body reads as source code rather than text: at least half its lines are shaped like
+ * code, none is a sentence (words ending in a period) and none is reStructuredText markup. Only asked of
+ * directives docent does not know.
+ */
+function looksLikeCode(body: string[]): boolean {
+  const lines = body.map((l) => l.trim()).filter(Boolean);
+  // Markup of its own (a nested directive, a literal block's `::`) makes it text.
+  if (!lines.length || lines.some((l) => l.startsWith('.. ') || l.endsWith('::'))) return false;
+  const code = lines.filter((l) => CODE_LINE.test(l)).length;
+  const sentences = lines.filter((l) => !l.startsWith('#') && /[A-Za-z]\s+\w+[.!?]$/.test(l) && !/["'`]$/.test(l)).length;
+  return code * 2 >= lines.length && sentences === 0;
 }
 
 /** Directives that carry no reading text: dropped with their bodies. */

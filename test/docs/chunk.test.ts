@@ -355,6 +355,33 @@ describe('structure-aware chunking', () => {
     ]);
   });
 
+  it("quotes a project's own reStructuredText directive as code when its body is code, as text when it is prose", () => {
+    const rst = [
+      'Title',
+      '=====',
+      '',
+      '.. click:example::',
+      '',
+      '    @click.command()',
+      "    @click.argument('name')",
+      '    def hello(name):',
+      '        click.echo(name)',
+      '',
+      '.. tab:: Bash',
+      '',
+      '    .. code-block:: text',
+      '',
+      '        $ flask run',
+      '',
+      '.. data:: template_rendered',
+      '',
+      '    This signal is sent when a template was rendered.',
+    ].join('\n');
+    expect(chunkMarkdown(parseDocument(rst, 'rst').body).map((c) => c.text)).toEqual([
+      "```\n@click.command()\n@click.argument('name')\ndef hello(name):\n    click.echo(name)\n```\n\nBash\n\n```text\n$ flask run\n```\n\ntemplate_rendered\nThis signal is sent when a template was rendered.",
+    ]);
+  });
+
   it("reads MkDocs' admonitions under their title or kind, their indented body as text", () => {
     const md = '# Deploy\n\n!!! warning "Stale pages"\n    Run `mkdocs build --clean` first.\n\n??? note\n    Collapsed by default.\n';
     const [chunk] = chunkMarkdown(parseDocument(md, 'markdown').body);
