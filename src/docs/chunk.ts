@@ -8,6 +8,7 @@
  * further section starts with a heading line `## path` (see HEADING_LINE), from which answers name the
  * section they quote. Markup that carries no text (images, badges, HTML tags, link targets) is dropped.
  */
+import { decodeHTMLStrict } from 'entities';
 import { fenceAt, fenceBody, fenceLine } from './fence.js';
 import { splitSentences } from './tokens.js';
 import { TUNING } from './tuning.js';
@@ -100,18 +101,19 @@ function withoutComments(line: string): string {
     from = close + 3;
   }
 }
-const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'", nbsp: ' ' };
 
 function cleanProse(text: string): string {
   // `<code>` may hold angle brackets (`<code>--trailing-comma <all|es5></code>`); its text stops at the next
   // tag of its own, so a line of many unclosed `<code>` costs its length.
-  return text
-    .replace(/<code>((?:[^<`]|<(?!\/?code>))+)<\/code>/gi, '`$1`')
-    .replace(HTML_TAG, '')
-    .replace(/\\([\\`*_{}[\]()#+\-.!|<>])/g, '$1')
-    .replace(/&(?:([a-z]+)|#(\d{1,6})|#x([\da-f]{1,6}));/gi, (m, name?: string, dec?: string, hex?: string) =>
-      name ? (ENTITIES[name.toLowerCase()] ?? m) : String.fromCodePoint(Number.parseInt(dec ?? hex!, dec ? 10 : 16)),
-    );
+  return (
+    text
+      .replace(/<code>((?:[^<`]|<(?!\/?code>))+)<\/code>/gi, '`$1`')
+      .replace(HTML_TAG, '')
+      .replace(/\\([\\`*_{}[\]()#+\-.!|<>])/g, '$1')
+      // Every HTML entity with its semicolon (`&mdash;`, `&#x2192;`); a code point that is none (`&#xFFFFFF;`,
+      // `&#0;`) reads as U+FFFD, and a no-break space as a space.
+      .replace(/&#?\w{1,32};/g, (entity) => decodeHTMLStrict(entity).replace(/\u00a0/g, ' '))
+  );
 }
 
 /** Links and HTML tags that wrap onto the next line of a paragraph, reduced to their text (one line at a time misses them). */
