@@ -380,7 +380,13 @@ export function siteMarkdown(text: string): string {
     if (admonitionBody && raw.trim() && !/^(?: {4}|\t)/.test(raw)) admonitionBody = false;
     const unindented = admonitionBody ? raw.replace(/^(?: {4}|\t)/, '') : raw;
     // A Hugo cross-reference (`[the CLI]({{< relref "cli#install" >}})`) is its target, so its link reads as one.
-    const line = unindented.includes('{{') && !fence ? unindented.replace(HUGO_REF, '$1') : unindented;
+    const line =
+      !fence && /\{[{%]/.test(unindented) && !liquidTags(unindented)
+        ? unindented
+            .replace(HUGO_REF, '$1')
+            .replace(TEMPLATE_INLINE, (m, span?: string, _tag?: string, target?: string) => span ?? (target !== undefined ? '](#)' : ''))
+            .trimEnd()
+        : unindented;
     // A directive's options (`:class: tip`) come first in its body and carry no reading text.
     if (directiveOptions && /^\s*:[\w-]+:/.test(line)) continue;
     directiveOptions = false;
@@ -420,6 +426,24 @@ export function siteMarkdown(text: string): string {
     }
     // A MyST target (`(options)=`) names the heading after it for links: no reading text.
     if (/^\s{0,3}\([^()\s]+\)=\s*$/.test(line)) continue;
+    const liquid = liquidTags(line);
+    if (liquid) {
+      const [tag] = liquid;
+      if (liquid.length === 1 && tag!.name === 'highlight') {
+        // Jekyll's highlighted code, to its end tag: a fence longer than any backtick run inside.
+        const body: string[] = [];
+        let j = i + 1;
+        for (; j < lines.length && liquidTags(lines[j]!)?.[0]?.name !== 'endhighlight'; j++) body.push(lines[j]!);
+        i = j;
+        const marker = '`'.repeat(Math.max(3, ...body.map((l) => (/^\s*(`+)/.exec(l)?.[1]?.length ?? 0) + 1)));
+        out.push('', `${marker}${tag!.args.split(/\s/, 1)[0]}`, ...body, marker, '');
+      } else if (liquid.length === 1 && tag!.name === 'hint') {
+        // GitBook's hint: `{% hint style="warning" %}`.
+        const style = /style="(\w+)"/.exec(tag!.args)?.[1]?.toLowerCase() ?? 'note';
+        out.push('', labelLine(ADMONITIONS.has(style) ? style : 'note'));
+      } else out.push('');
+      continue;
+    }
     const shortcode = hugoShortcode(line);
     if (shortcode) {
       const { closing, name } = shortcode;
@@ -492,6 +516,42 @@ export function mystRoles(text: string): string {
   }
   flush();
   return out.join('\n');
+}
+
+/**
+ * Template markup inside a line of prose, outside code spans (matched first and kept): a Liquid tag
+ * (`{%- include badge.html -%}`), which goes, or a link whose target is a template expression
+ * (`[Sass]({{ '/docs/sass/' | relative_url }})`, `[x]({% link _docs/x.md %})`), whose target goes so the link
+ * reads as its text.
+ */
+const TEMPLATE_INLINE = /(`[^`]*`)|((?<!\{)\{%[^{}\n]*%\}(?!\}))|\]\(\s*(\{\{[^{}\n]*\}\}|\{%[^{}\n]*%\})[^()\s]*\)/g;
+
+/**
+ * A line made only of Liquid tags (`{% raw %}`, `{%- include note.html -%}`, `{% endhint %}`), as Jekyll and
+ * GitBook pages write them: each tag's name (lower case) and arguments; undefined for any other line.
+ */
+function liquidTags(line: string): { name: string; args: string }[] | undefined {
+  const tags: { name: string; args: string }[] = [];
+  let at = line.length - line.trimStart().length;
+  const end = line.trimEnd().length;
+  if (!line.startsWith('{%', at)) return undefined;
+  while (at < end) {
+    if (!line.startsWith('{%', at)) return undefined;
+    const close = line.indexOf('%}', at + 2);
+    if (close < 0) return undefined;
+    // (Trimmed rather than matched with spaces on both sides of a lazy part: a long tag costs its length.)
+    const inner = line
+      .slice(at + 2, close)
+      .replace(/^-/, '')
+      .replace(/-$/, '')
+      .trim();
+    const name = /^\w+/.exec(inner)?.[0];
+    if (!name) return undefined;
+    tags.push({ name: name.toLowerCase(), args: inner.slice(name.length).trim() });
+    at = close + 2;
+    while (line[at] === ' ' || line[at] === '\t') at++;
+  }
+  return tags;
 }
 
 const HUGO_REF = /\{\{[<%]\s*(?:rel)?ref\s+"([^"\n]*)"\s*[>%]\}\}/g;

@@ -347,6 +347,29 @@ describe('structure-aware chunking', () => {
     ]);
   });
 
+  it("reads Jekyll's and GitBook's Liquid tags: highlighted code as code, a hint under its label, links to templated targets as text", () => {
+    const md = [
+      '# Assets',
+      '',
+      'See the [Sass options]({{ \'/docs/sass/\' | relative_url }}) and [layouts]({% link _docs/layouts.md %}). {%- include badge.html version="3.7.0" -%}',
+      'Write `{% raw %}` to escape.',
+      '',
+      '{% raw %}',
+      '{% highlight ruby %}',
+      '# not a heading',
+      'puts 1',
+      '{% endhighlight %}',
+      '{% endraw %}',
+      '',
+      '{% hint style="warning" %}',
+      'Restart the server.',
+      '{% endhint %}',
+    ].join('\n');
+    expect(chunkMarkdown(parseDocument(md, 'markdown').body).map((c) => c.text)).toEqual([
+      'See the Sass options and layouts.\nWrite `{% raw %}` to escape.\n\n```ruby\n# not a heading\nputs 1\n```\n\n**Warning:**\nRestart the server.',
+    ]);
+  });
+
   it('reads a reStructuredText code role wrapped before its target as code, one whose text runs on as prose', () => {
     const rst =
       'Title\n=====\n\nReplace :meth:`Request.prepare()\n<requests.Request.prepare>` with a call.\n\n:gh:`The project is an example in the\nrepository <examples/tutorial>`, to compare.\n';
