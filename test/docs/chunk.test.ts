@@ -1,7 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { chunkMarkdown, SECTION_SEPARATOR } from '../../src/docs/chunk.js';
-import { parseDocument } from '../../src/docs/parse.js';
+import { parseDocument, type ContentType } from '../../src/docs/parse.js';
+
+/** The passages' texts of a document of the given format. */
+const passages = (text: string, type: ContentType = 'markdown') => chunkMarkdown(parseDocument(text, type).body).map((c) => c.text);
 
 const fixture = (name: string) => readFile(new URL(`../fixtures/docs/product/${name}`, import.meta.url), 'utf8');
 
@@ -221,7 +224,7 @@ describe('structure-aware chunking', () => {
   it("drops a page's <script> and <style> elements (a VitePress page's setup code), however long", () => {
     const md =
       '<script setup>\nimport { useData } from "vitepress"\n\nconst { site } = useData()\n</script>\n\n# Guide\n\nText.\n\n<style scoped>\n.a { color: red }\n</style>\n<script>var x = 1</script>\nMore.\n';
-    expect(chunkMarkdown(parseDocument(md, 'markdown').body).map((c) => c.text)).toEqual(['Text.\n\nMore.']);
+    expect(passages(md)).toEqual(['Text.\n\nMore.']);
   });
 
   it('drops the lines of MDX component tags around tabbed code, keeping the code', () => {
@@ -240,7 +243,7 @@ describe('structure-aware chunking', () => {
       '',
       'Done.',
     ].join('\n');
-    expect(chunkMarkdown(parseDocument(md, 'markdown').body).map((c) => c.text)).toEqual(['```sh\nnpm i lumen\n```\n\nDone.']);
+    expect(passages(md)).toEqual(['```sh\nnpm i lumen\n```\n\nDone.']);
   });
 
   it('reads <code> as code when it holds angle brackets, and drops a stray <code> tag', () => {
@@ -297,7 +300,7 @@ describe('structure-aware chunking', () => {
       'api',
       '```',
     ].join('\n');
-    expect(chunkMarkdown(parseDocument(md, 'markdown').body).map((c) => c.text)).toEqual([
+    expect(passages(md)).toEqual([
       [
         'See the parameters page and `click.echo`, or `click.Option`; send',
         '`Bearer {token}` as the header.',
@@ -342,9 +345,7 @@ describe('structure-aware chunking', () => {
       '',
       '{{% warning %}} Pin it. {{% /warning %}}',
     ].join('\n');
-    expect(chunkMarkdown(parseDocument(md, 'markdown').body).map((c) => c.text)).toEqual([
-      '**Note:**\nSee the CLI first.\n\n```bash\npip install x\n```\n\n**Warning:** Pin it.',
-    ]);
+    expect(passages(md)).toEqual(['**Note:**\nSee the CLI first.\n\n```bash\npip install x\n```\n\n**Warning:** Pin it.']);
   });
 
   it("reads Jekyll's and GitBook's Liquid tags: highlighted code as code, a hint under its label, links to templated targets as text", () => {
@@ -365,7 +366,7 @@ describe('structure-aware chunking', () => {
       'Restart the server.',
       '{% endhint %}',
     ].join('\n');
-    expect(chunkMarkdown(parseDocument(md, 'markdown').body).map((c) => c.text)).toEqual([
+    expect(passages(md)).toEqual([
       'See the Sass options and layouts.\nWrite `{% raw %}` to escape.\n\n```ruby\n# not a heading\nputs 1\n```\n\n**Warning:**\nRestart the server.',
     ]);
   });
@@ -373,9 +374,7 @@ describe('structure-aware chunking', () => {
   it('reads a reStructuredText code role wrapped before its target as code, one whose text runs on as prose', () => {
     const rst =
       'Title\n=====\n\nReplace :meth:`Request.prepare()\n<requests.Request.prepare>` with a call.\n\n:gh:`The project is an example in the\nrepository <examples/tutorial>`, to compare.\n';
-    expect(chunkMarkdown(parseDocument(rst, 'rst').body).map((c) => c.text)).toEqual([
-      'Replace `Request.prepare()`\n with a call.\n\nThe project is an example in the\nrepository, to compare.',
-    ]);
+    expect(passages(rst, 'rst')).toEqual(['Replace `Request.prepare()`\n with a call.\n\nThe project is an example in the\nrepository, to compare.']);
   });
 
   it("quotes a project's own reStructuredText directive as code when its body is code, as text when it is prose", () => {
@@ -400,7 +399,7 @@ describe('structure-aware chunking', () => {
       '',
       '    This signal is sent when a template was rendered.',
     ].join('\n');
-    expect(chunkMarkdown(parseDocument(rst, 'rst').body).map((c) => c.text)).toEqual([
+    expect(passages(rst, 'rst')).toEqual([
       "```\n@click.command()\n@click.argument('name')\ndef hello(name):\n    click.echo(name)\n```\n\nBash\n\n```text\n$ flask run\n```\n\ntemplate_rendered\nThis signal is sent when a template was rendered.",
     ]);
   });
