@@ -84,7 +84,8 @@ export function cleanInline(line: string): string {
 }
 
 /** The HTML elements documentation writes inside markdown, whose tags read as nothing. */
-const HTML_TAG_NAMES = 'a|img|p|div|span|br|sup|sub|b|i|em|strong|code|details|summary|picture|source|center|h[1-6]|table|tr|td|th|tbody|thead|kbd';
+const HTML_TAG_NAMES =
+  'a|img|p|div|span|br|sup|sub|b|i|em|strong|small|code|details|summary|picture|source|center|h[1-6]|table|tr|td|th|tbody|thead|kbd|ul|ol|li|dl|dt|dd';
 const HTML_TAG = new RegExp(`</?(?:${HTML_TAG_NAMES})\\b[^<>]*>`, 'gi');
 /** Such a tag wrapping over at most eight lines (`<a\n  href="…">`). */
 const WRAPPED_HTML_TAG = new RegExp(`</?(?:${HTML_TAG_NAMES})\\b(?:[^<>\\n]*\\n){1,8}[^<>\\n]*>`, 'gi');

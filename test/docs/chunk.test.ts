@@ -461,6 +461,8 @@ describe('structure-aware chunking', () => {
     // Any element a tag on one line would lose, wrapped too.
     const [cells] = chunkMarkdown(parseDocument('# T\n\nA <td\n  class="x">cell</td>, <kbd\n  class="k">Ctrl</kbd>.\n', 'markdown').body);
     expect(cells!.text).toBe('A cell, Ctrl.');
+    // HTML lists and <small> read as their text, not as the words "ul", "li", "small".
+    expect(passages('# T\n\n<ul>\n  <li>Events are <small>yellow</small>.\n</ul>\n')).toEqual(['Events are yellow.']);
     // Every named entity; a numeric one that is no character reads as U+FFFD instead of throwing.
     const [named] = chunkMarkdown(parseDocument('# T\n\nA &mdash; B &para; &#x2192; &#xFFFFFF; &#0; &amp no semicolon.\n', 'markdown').body);
     expect(named!.text).toBe('A — B ¶ → \ufffd \ufffd &amp no semicolon.');
