@@ -119,7 +119,10 @@ function cleanProse(text: string): string {
 
 /** Links and HTML tags that wrap onto the next line of a paragraph, reduced to their text (one line at a time misses them). */
 function unwrapLines(text: string): string {
-  return text.replace(/\[([^\][\n]*\n[^\][\n]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)/g, '$1').replace(WRAPPED_HTML_TAG, '');
+  return text
+    .replace(/\[([^\][\n]*\n[^\][\n]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)/g, '$1')
+    .replace(/\[([^\][\n]*\n[^\][\n]*)\]\[[^\][\n]*\]/g, '$1')
+    .replace(WRAPPED_HTML_TAG, '');
 }
 
 export function cleanHeading(text: string): string {

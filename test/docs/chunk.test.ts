@@ -461,6 +461,10 @@ describe('structure-aware chunking', () => {
     // Any element a tag on one line would lose, wrapped too.
     const [cells] = chunkMarkdown(parseDocument('# T\n\nA <td\n  class="x">cell</td>, <kbd\n  class="k">Ctrl</kbd>.\n', 'markdown').body);
     expect(cells!.text).toBe('A cell, Ctrl.');
+    // A reference link whose text wraps (Node's API docs: "see [Nonce-Disrespecting\nAdversaries][]").
+    expect(passages('# T\n\nsee [Nonce-Disrespecting\nAdversaries][] and [the\nguide][g] ok\n')).toEqual([
+      'see Nonce-Disrespecting\nAdversaries and the\nguide ok',
+    ]);
     // HTML lists and <small> read as their text, not as the words "ul", "li", "small".
     expect(passages('# T\n\n<ul>\n  <li>Events are <small>yellow</small>.\n</ul>\n')).toEqual(['Events are yellow.']);
     // Every named entity; a numeric one that is no character reads as U+FFFD instead of throwing.
