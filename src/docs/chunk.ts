@@ -9,7 +9,7 @@
  * section they quote. Markup that carries no text (images, badges, HTML tags, link targets) is dropped.
  */
 import { decodeHTMLStrict } from 'entities';
-import { fenceAt, fenceBody, fenceLine } from './fence.js';
+import { fenceAt, fencedBlock } from './fence.js';
 import { splitSentences } from './tokens.js';
 import { TUNING } from './tuning.js';
 
@@ -176,14 +176,10 @@ export function sectionsOf(markdown: string): Section[] {
     const open = fenceAt(line);
     if (open) {
       flush();
-      const body: string[] = [];
-      let j = i + 1;
-      let ending: 'close' | 'body' | 'end' = 'body';
-      for (; j < lines.length && (ending = fenceLine(lines[j]!, open)) === 'body'; j++) body.push(fenceBody(lines[j]!, open));
+      const { body, next } = fencedBlock(lines, i + 1, open);
       const { marker, info } = open.fence;
       current.blocks.push({ kind: 'code', text: `${marker}${info.split(/\s/, 1)[0]!}\n${body.join('\n')}\n${marker}` });
-      // The closing fence is read; the line after a container is read again, outside the block.
-      i = ending === 'end' ? j - 1 : j;
+      i = next - 1;
       continue;
     }
     const atx = ATX.exec(line);

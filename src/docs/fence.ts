@@ -78,6 +78,23 @@ export function fenceLine(line: string, open: OpenFence): 'close' | 'body' | 'en
   return closesFence(line.slice(Math.min(indent, open.indent)), open.fence) ? 'close' : 'body';
 }
 
+/**
+ * The block `open` opened on the line before `from`: its body (each line without the fence's indentation),
+ * whether a closing fence ended it, and the index of the first line after it (past its closing fence, or the
+ * line that ended its container, which is read again outside the block).
+ */
+export function fencedBlock(lines: string[], from: number, open: OpenFence): { body: string[]; closed: boolean; next: number } {
+  const body: string[] = [];
+  let j = from;
+  for (; j < lines.length; j++) {
+    const kind = fenceLine(lines[j]!, open);
+    if (kind === 'close') return { body, closed: true, next: j + 1 };
+    if (kind === 'end') break;
+    body.push(fenceBody(lines[j]!, open));
+  }
+  return { body, closed: false, next: j };
+}
+
 /** A body line without its block's indentation (CommonMark removes up to as many spaces as the fence had). */
 export function fenceBody(line: string, open: OpenFence): string {
   return line.slice(Math.min(open.indent, indentOf(line)));

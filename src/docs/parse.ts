@@ -5,7 +5,7 @@
  * Accepted: markdown (.md .mdx .markdown), plain text (.txt), reStructuredText (.rst), HTML (.html .htm).
  */
 import { convert, type FormatCallback } from 'html-to-text';
-import { fenceAt, fenceBody, fenceLine, type OpenFence } from './fence.js';
+import { fenceAt, fencedBlock, fenceLine, type OpenFence } from './fence.js';
 
 export type ContentType = 'markdown' | 'text' | 'rst' | 'html';
 
@@ -137,13 +137,16 @@ const MYST_ROLE = /(`[^`]*`)|(?<![^\s(["'])\{([A-Za-z][\w:.-]*)\}`~?([^`<]*)(?:<
 const MYST_TEXT_ROLES = new Set(TEXT_ROLES.split('|'));
 /** A code role's text as code: its name, or its target when it has no text (`~` only shortens a dotted path). */
 const codeRole = (_m: string, text: string, target?: string) => `\`${(text.trim() || target || '').replace(/^~/, '').trim()}\``;
-/** Any other role (code: :meth:, :class:) wrapped so: `:meth:\`Request.prepare()⏎<requests.Request.prepare>\``. */
-const WRAPPED_CODE_ROLE = /(?<![\w:.-]):[\w:.-]+:`~?([^`<\n]+)\n([ \t]*)(?:([^`<\s](?:[^`<\n]*[^`<\s])?)\s*|(?:\n\s*)?)(?:<[^>\n]*>)?`/g;
-/** The same role with its text wrapped onto the next line (see rstToMarkdownish). */
-const WRAPPED_TEXT_ROLE = new RegExp(
-  `:(?:${TEXT_ROLES}):\`([^\`<\\n]+)\\n([ \\t]*)(?:([^\`<\\s](?:[^\`<\\n]*[^\`<\\s])?)\\s*|(?:\\n\\s*)?)(?:<[^>\\n]*>)?\``,
-  'g',
-);
+/**
+ * A role (`opener` matches its `:name:` and the backtick) whose text wraps onto the next line: its first line's
+ * text, the next line's indent, and the text there before the target (see rstToMarkdownish).
+ */
+const wrappedRole = (opener: string) =>
+  new RegExp(`${opener}([^\`<\\n]+)\\n([ \\t]*)(?:([^\`<\\s](?:[^\`<\\n]*[^\`<\\s])?)\\s*|(?:\\n\\s*)?)(?:<[^>\\n]*>)?\``, 'g');
+/** The text roles so wrapped. */
+const WRAPPED_TEXT_ROLE = wrappedRole(`:(?:${TEXT_ROLES}):\``);
+/** Any other role (code: :meth:, :class:) so wrapped: `:meth:\`Request.prepare()⏎<requests.Request.prepare>\``. */
+const WRAPPED_CODE_ROLE = wrappedRole('(?<![\\w:.-]):[\\w:.-]+:`~?');
 
 /**
  * reStructuredText headings (title lines under- or over-and-under-lined) become `#` headings in order of
@@ -380,15 +383,16 @@ export function siteMarkdown(text: string): string {
     if (admonitionBody && raw.trim() && !/^(?: {4}|\t)/.test(raw)) admonitionBody = false;
     const unindented = admonitionBody ? raw.replace(/^(?: {4}|\t)/, '') : raw;
     // A Hugo cross-reference (`[the CLI]({{< relref "cli#install" >}})`) is its target, so its link reads as one.
+    const liquid = fence || !unindented.includes('{%') ? undefined : liquidTags(unindented);
     const line =
-      !fence && /\{[{%]/.test(unindented) && !liquidTags(unindented)
+      !fence && !liquid && /\{[{%]/.test(unindented)
         ? unindented
             .replace(HUGO_REF, '$1')
             .replace(TEMPLATE_INLINE, (m, span?: string, _tag?: string, target?: string) => span ?? (target !== undefined ? '](#)' : ''))
             .trimEnd()
         : unindented;
     // A directive's options (`:class: tip`) come first in its body and carry no reading text.
-    if (directiveOptions && /^\s*:[\w-]+:/.test(line)) continue;
+    if (directiveOptions && MYST_OPTION.test(line)) continue;
     directiveOptions = false;
     const inner = directives.at(-1);
     const toDirective = !fence && inner ? fenceLine(line, inner) : 'body';
@@ -408,12 +412,10 @@ export function siteMarkdown(text: string): string {
         continue;
       }
       // The other kinds take their body whole: code stays code, reStructuredText is read as such.
-      const body: string[] = [];
-      let j = i + 1;
-      let ending: 'close' | 'body' | 'end' = 'body';
-      for (; j < lines.length && (ending = fenceLine(lines[j]!, read.after)) === 'body'; j++) body.push(fenceBody(lines[j]!, read.after));
-      i = ending === 'end' ? j - 1 : j;
-      while (body.length && /^\s*:[\w-]+:/.test(body[0]!)) body.shift();
+      const block = fencedBlock(lines, i + 1, read.after);
+      i = block.next - 1;
+      const options = block.body.findIndex((l) => !MYST_OPTION.test(l));
+      const body = options < 0 ? [] : block.body.slice(options);
       const { marker } = read.after.fence;
       if (kind === 'code') out.push(`${marker}${arg.trim().split(/\s/, 1)[0]}`, ...body, marker);
       else if (kind === 'rst') out.push('', rstToMarkdownish(body.join('\n')), '');
@@ -426,7 +428,6 @@ export function siteMarkdown(text: string): string {
     }
     // A MyST target (`(options)=`) names the heading after it for links: no reading text.
     if (/^\s{0,3}\([^()\s]+\)=\s*$/.test(line)) continue;
-    const liquid = liquidTags(line);
     if (liquid) {
       const [tag] = liquid;
       if (liquid.length === 1 && tag!.name === 'highlight') {
@@ -570,6 +571,9 @@ function hugoShortcode(line: string): { closing: boolean; name: string; rest: st
   const tag = end < 0 ? null : /^(\/?)\s*([\w-]+)/.exec(text.slice(3, end).trim());
   return tag ? { closing: tag[1] === '/', name: tag[2]!.toLowerCase(), rest: text.slice(end + 3).trim() } : undefined;
 }
+
+/** A MyST directive's option line (`:class: tip`), which comes first in its body and carries no reading text. */
+const MYST_OPTION = /^\s*:[\w-]+:/;
 
 /**
  * What a MyST directive (```` ```{name} argument ````) holds: code (`code-block`), reStructuredText

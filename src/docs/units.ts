@@ -3,7 +3,7 @@
  * code listing (a field with the comment before it), which are quoted as one fenced excerpt.
  */
 import { HEADING_LINE, TABLE_RULE } from './chunk.js';
-import { closesFence, fenceOpening } from './fence.js';
+import { fencedBlock, fenceOpening } from './fence.js';
 import { splitSentences } from './tokens.js';
 
 export interface Unit {
@@ -112,14 +112,11 @@ export function unitsOf(text: string, longCode: number): Unit[] {
     if (fence) {
       flushPara();
       // A block never closed runs to the end of the passage, and its excerpts are closed with its marker.
-      let j = i + 1;
-      while (j < lines.length && !closesFence(lines[j]!, fence)) j++;
-      const closed = j < lines.length;
-      const fenced = lines.slice(i, closed ? j + 1 : j);
-      i = j + 1;
+      const { body, closed, next } = fencedBlock(lines, i + 1, { fence, indent: 0 });
+      const fenced = lines.slice(i, next);
+      i = next;
       block++;
       const whole = fenced.join('\n');
-      const body = fenced.slice(1, closed ? -1 : undefined);
       if (whole.length <= longCode || body.length < 2) push('code', whole);
       else {
         const close = closed ? fenced.at(-1)! : fence.marker;
