@@ -56,6 +56,11 @@ const VERSION = /(?<![\w.])\d+(?:\.(?:\d+|x|\*))+(?:-[A-Za-z0-9.]+)?(?![\w])/g;
 const COMPOUND =
   /(?:\$[A-Za-z_][\w]*:[A-Za-z_][\w]*)|(?:--?[A-Za-z][\w-]*(?:=[\w.@/:-]+)?)|(?:(?<![\w$@])[A-Za-z_$@][\w$]*(?:(?:\[[^\]\s]{0,12}\])|(?:[./:-][A-Za-z_$][\w$]*))+(?:\(\))?)|(?:(?<![\w$])[A-Za-z_$][\w$]*\(\))/g;
 
+/** A name without the sentence's punctuation after it (`pino.destination.` → `pino.destination`). */
+function withoutTrailingPunctuation(span: string): string {
+  return span.replace(/(?<![.:-])[.:-]+$/, '');
+}
+
 function isCamel(word: string): boolean {
   return /[a-z][A-Z]/.test(word) || /(?<![A-Z])[A-Z]{2,}[a-z]/.test(word);
 }
@@ -123,7 +128,7 @@ export function analyze(text: string, options: AnalyzeOptions = {}): Term[] {
     offset = at + raw.length;
     while (ci < compoundStarts.length && compoundStarts[ci]! <= at) {
       const span = compounds.get(compoundStarts[ci]!)!;
-      const trimmed = span.replace(/(?<![.:-])[.:-]+$/, '');
+      const trimmed = withoutTrailingPunctuation(span);
       if (/^\d/.test(trimmed)) out.push({ term: trimmed.toLowerCase(), surface: trimmed, identifier: false });
       else if (!isProseHyphenation(trimmed)) out.push({ term: normaliseCompound(trimmed), surface: trimmed, identifier: true });
       else out.push({ term: trimmed.toLowerCase(), surface: trimmed, identifier: false });
@@ -156,7 +161,7 @@ export function analyze(text: string, options: AnalyzeOptions = {}): Term[] {
     out.push({ term: stem(lower), surface: word, identifier: false });
   }
   for (; ci < compoundStarts.length; ci++) {
-    const span = compounds.get(compoundStarts[ci]!)!.replace(/(?<![.:-])[.:-]+$/, '');
+    const span = withoutTrailingPunctuation(compounds.get(compoundStarts[ci]!)!);
     out.push({ term: normaliseCompound(span), surface: span, identifier: !/^\d/.test(span) && !isProseHyphenation(span) });
   }
   return out;
