@@ -4,6 +4,8 @@
  *
  * Accepted: markdown (.md .mdx .markdown), plain text (.txt), reStructuredText (.rst), HTML (.html .htm).
  */
+import { decodeHTML } from 'entities';
+import { DomUtils, parseDocument as parseHtml } from 'htmlparser2';
 import { convert, type FormatCallback } from 'html-to-text';
 import { fenceAt, fencedBlock, fenceLine, type OpenFence } from './fence.js';
 
@@ -41,7 +43,7 @@ export interface ParsedDocument {
   body: string;
   /** Front matter `title`, else the HTML <title>. */
   title?: string;
-  /** Front matter `description` (or `summary`). */
+  /** Front matter `description` (or `summary`), else the HTML <meta name="description">. */
   description?: string;
 }
 
@@ -78,7 +80,19 @@ const preFormatter: FormatCallback = (elem, walk, builder) => {
   builder.closeBlock({ trailingLineBreaks: 2 });
 };
 
+function insidePre(elem: { parent?: unknown }): boolean {
+  for (let node = elem.parent as { name?: string; parent?: unknown } | null | undefined; node; node = node.parent as typeof node) {
+    if (node.name === 'pre') return true;
+  }
+  return false;
+}
+
 const inlineCodeFormatter: FormatCallback = (elem, walk, builder) => {
+  // The code of a code block (`<pre><code>`, as every generator writes one) is the block's, not inline code.
+  if (insidePre(elem)) {
+    walk(elem.children, builder);
+    return;
+  }
   builder.addInline('`', { noWordTransform: true });
   walk(elem.children, builder);
   builder.addInline('`', { noWordTransform: true });
@@ -92,32 +106,109 @@ function titleOf(html: string): string | undefined {
   const end = start < 0 ? -1 : lower.indexOf('</title>', start);
   return end < 0
     ? undefined
-    : html
-        .slice(start + 1, end)
+    : decodeHTML(html.slice(start + 1, end))
         .replace(/\s+/g, ' ')
         .trim();
 }
 
-export function htmlToMarkdownish(html: string): { body: string; title?: string } {
+/**
+ * A page's own content, as a documentation site serves it: its one `<article>` when that holds most of the
+ * page's main region (Docusaurus, MkDocs Material, Furo), else its `<main>` or `role="main"` element
+ * (VitePress, Sphinx), else the whole page. What surrounds it (site header, sidebar listing every page, footer,
+ * pager) is the same on every page of the site and says nothing of this one.
+ */
+function contentOf(html: string): { content: string; description?: string } {
+  const dom = parseHtml(html, { withStartIndices: true, withEndIndices: true });
+  // The source of an element, cut from the page as written (no re-serialising).
+  const source = (e: { startIndex: number | null; endIndex: number | null }) => html.slice(e.startIndex ?? 0, (e.endIndex ?? html.length - 1) + 1);
+  // The page's summary (<meta name="description">), as front matter's `description` is read.
+  const meta = DomUtils.findOne((e) => e.name === 'meta' && e.attribs.name?.toLowerCase() === 'description', dom.children, true);
+  const description = meta?.attribs.content?.replace(/\s+/g, ' ').trim() || undefined;
+  const main = DomUtils.findOne((e) => e.name === 'main' || e.attribs.role?.toLowerCase() === 'main', dom.children, true);
+  const region = main ? [main] : dom.children;
+  const articles = DomUtils.findAll((e) => e.name === 'article', region);
+  const letters = (nodes: Parameters<typeof DomUtils.textContent>[0]) => DomUtils.textContent(nodes).replace(/\s+/g, '').length;
+  const article = articles.length === 1 && letters(articles[0]!) * 2 >= letters(region) ? articles[0] : undefined;
+  const chosen = article ?? main;
+  if (chosen) return { content: source(chosen), description };
+  // No region marked as the content: the whole page, less the site's banner (a <header> directly in <body>).
+  const body = DomUtils.findOne((e) => e.name === 'body', dom.children, true);
+  const banners = body ? DomUtils.filter((n) => DomUtils.isTag(n) && n.name === 'header', body.children, false) : [];
+  let content = html;
+  for (const b of banners.reverse()) content = content.slice(0, b.startIndex ?? 0) + content.slice((b.endIndex ?? -1) + 1);
+  return { content, description };
+}
+
+/**
+ * A link to its own heading or definition (`¶` of Sphinx and MkDocs, Docusaurus's and VitePress's zero-width
+ * `#` anchors, GitHub's icon-only anchors): a `#…` target showing no word.
+ */
+function isPermalink(elem: { attribs?: Record<string, string> }, text: string): boolean {
+  return (elem.attribs?.href ?? '').startsWith('#') && !/[\p{L}\p{N}]/u.test(text);
+}
+
+const anchorFormatter: FormatCallback = (elem, walk, builder) => {
+  if (isPermalink(elem, DomUtils.textContent(elem as never))) return;
+  walk(elem.children, builder);
+};
+
+/** Page chrome inside the content region: navigation, search, sidebars, footers, controls, hidden and decorative parts. */
+const CHROME = [
+  'nav',
+  'aside',
+  'footer',
+  'form',
+  'button',
+  'search',
+  'svg',
+  'template',
+  'noscript',
+  '[role=navigation]',
+  '[role=search]',
+  '[role=banner]',
+  '[role=contentinfo]',
+  '[role=complementary]',
+  '[aria-hidden=true]',
+  '[hidden]',
+];
+
+/** A code block's trailing newline (`<pre>` text ends with one) read as no blank last line. */
+function withoutTrailingBlankCode(body: string): string {
+  const out: string[] = [];
+  let open = false;
+  for (const line of body.split('\n')) {
+    if (line === '```') {
+      if (open) while (out.length && out[out.length - 1] === '') out.pop();
+      open = !open;
+    }
+    out.push(line);
+  }
+  return out.join('\n');
+}
+
+export function htmlToMarkdownish(html: string): { body: string; title?: string; description?: string } {
   const title = titleOf(html);
-  const body = convert(html, {
+  const { content, description } = contentOf(html);
+  const body = convert(content, {
     wordwrap: false,
-    formatters: { mdHeading: headingFormatter, mdPre: preFormatter, mdCode: inlineCodeFormatter },
+    formatters: { mdHeading: headingFormatter, mdPre: preFormatter, mdCode: inlineCodeFormatter, mdAnchor: anchorFormatter },
     selectors: [
       ...[1, 2, 3, 4, 5, 6].map((level) => ({ selector: `h${level}`, format: 'mdHeading', options: { level } })),
       { selector: 'pre', format: 'mdPre' },
       { selector: 'code', format: 'mdCode' },
-      { selector: 'a', options: { ignoreHref: true } },
+      { selector: 'a', format: 'mdAnchor' },
       { selector: 'img', format: 'skip' },
-      { selector: 'nav', format: 'skip' },
       { selector: 'script', format: 'skip' },
       { selector: 'style', format: 'skip' },
       { selector: 'head', format: 'skip' },
+      ...CHROME.map((selector) => ({ selector, format: 'skip' })),
       { selector: 'ul', options: { itemPrefix: '- ' } },
       { selector: 'table', format: 'dataTable' },
+      // A quotation's text as text, as a markdown blockquote is read (unquoteMarkdown).
+      { selector: 'blockquote', format: 'block' },
     ],
   });
-  return { body, title: title || undefined };
+  return { body: withoutTrailingBlankCode(body), title: title || undefined, description };
 }
 
 const RST_ADORNMENT = /^([=\-~^"'`#*+:.<>_])\1{2,}\s*$/;
@@ -598,8 +689,7 @@ function directiveLabel(name: string, arg: string): string[] {
 export function parseDocument(content: string, type: ContentType): ParsedDocument {
   const text = content.replace(/\r\n?/g, '\n');
   if (type === 'html') {
-    const { body, title } = htmlToMarkdownish(text);
-    return { body, title };
+    return htmlToMarkdownish(text);
   }
   const { meta, body } = type === 'markdown' || type === 'text' ? splitFrontMatter(text) : { meta: {}, body: text };
   const normalised = type === 'rst' ? rstToMarkdownish(body) : type === 'markdown' ? mystRoles(siteMarkdown(unquoteMarkdown(body))) : body;

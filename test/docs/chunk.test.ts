@@ -95,6 +95,73 @@ describe('structure-aware chunking', () => {
     expect(parsed.body).not.toMatch(/color: red|Home \| Docs/);
   });
 
+  it("reads a documentation site's page as its content: no site header, sidebar, table of contents, pager, footer or permalink marks", async () => {
+    const site = (name: string) => readFile(new URL(`../fixtures/sites/${name}.html`, import.meta.url), 'utf8');
+    // Sphinx (alabaster): the element marked role="main"; `¶` marks after headings and definitions go.
+    expect(parseDocument(await site('sphinx'), 'html')).toEqual({
+      title: 'Log rotation — lumen 3.1 documentation',
+      description: undefined,
+      body: [
+        '# Log rotation',
+        'Lumen writes one file per day and never deletes old ones.',
+        '## Configuring logrotate',
+        '```\n/var/log/lumen.log {\n  daily\n  rotate 7\n}\n```',
+        'lumen.reopen()',
+        'Reopens the log file after `logrotate` moved it.',
+      ].join('\n\n'),
+    });
+    // MkDocs Material: the one <article> of <main>; the copy button and the edit icon's title go, a quote reads as text.
+    expect(parseDocument(await site('material'), 'html').body).toBe(
+      [
+        '# Access tokens',
+        'Every request carries a token in the `Authorization` header.',
+        'Warning',
+        'A token grants everything its owner can do.',
+        '## Rotating a token',
+        '```\n$ lumen token rotate --expire 30d\n```',
+        'The old token keeps working for one hour.',
+      ].join('\n\n'),
+    );
+    // Docusaurus: the article, without its breadcrumbs or edit link; the page's <meta> description.
+    const docusaurus = parseDocument(await site('docusaurus'), 'html');
+    expect(docusaurus.description).toBe('Version 3 removes the prettyPrint option.');
+    expect(docusaurus.body.trim()).toBe(
+      [
+        '# Upgrading to lumen 3',
+        'Version 3 removes the `prettyPrint` option. Pipe the output through lumen-pretty instead.',
+        '## Node.js support',
+        'Lumen 3 supports Node.js 18, 20 and 22.',
+        '```\nnpm install lumen@3\n```',
+      ].join('\n\n'),
+    );
+    // VitePress: <main>, whose outline and pager live outside it; zero-width permalinks go.
+    const vitepress = parseDocument(await site('vitepress'), 'html');
+    expect(vitepress.title).toBe('Access tokens | lumen');
+    expect(vitepress.body).toContain('# Access tokens\n\nCreate a token with `lumen token create`.\n\n## Scopes\n\nTIP');
+    expect(vitepress.body).toContain("```\nconst token = await lumen.createToken({ scopes: ['read'] })\n```");
+    for (const page of ['sphinx', 'material', 'docusaurus', 'vitepress']) {
+      expect(parseDocument(await site(page), 'html').body).not.toMatch(
+        /¶|\u200b|Navigation|Table of contents|On this page|Previous|Edit this page|Copyright|Search|Skip to/i,
+      );
+    }
+  });
+
+  it('keeps the whole page when no element holds most of it, and headings that are links', () => {
+    // An <article> holding a small share of <main> is a card in the page, not the page.
+    const card = parseDocument(
+      `<main><h1>Tokens</h1><p>${'Tokens expire after thirty days. '.repeat(5)}</p><article><p>Related: scopes</p></article></main>`,
+      'html',
+    );
+    expect(card.body).toContain('# Tokens');
+    expect(card.body).toContain('Related: scopes');
+    // No landmark: the page less the site banner (<header> in <body>); a section's own header stays.
+    const plain = parseDocument(
+      '<html><body><header><a href="/">lumen</a> Home Docs Blog</header><section><header><h2><a href="#install">Install</a></h2></header><p>Run <code>npm i lumen</code>.</p></section></body></html>',
+      'html',
+    );
+    expect(plain.body).toBe('## Install\n\nRun `npm i lumen`.');
+  });
+
   it('turns reStructuredText titles into headings and literal blocks into fences', async () => {
     const parsed = parseDocument(await fixture('guides/rotation.rst'), 'rst');
     const chunks = chunkMarkdown(parsed.body);
