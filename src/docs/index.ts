@@ -68,7 +68,10 @@ export interface IngestOptions {
   /** Base URL that sources link to: `<urlBase>/<title>`. */
   urlBase?: string;
   onProgress?: (progress: IngestProgress) => void;
-  /** Titles (relative paths) to leave out of a folder. */
+  /**
+   * Paths to leave out of a folder, as .gitignore patterns (src/docs/ingest.ts excludeMatcher). A document
+   * of the set that a pattern now leaves out is removed on re-ingest, as one deleted from the folder.
+   */
   exclude?: string[];
   /** Fetches a URL given instead of a path (through the outbound guard). */
   fetchUrl?: (url: string, signal?: AbortSignal) => Promise<DocumentInput>;

@@ -1,9 +1,11 @@
 /**
  * Finding and reading what to ingest: files and folders (titles relative to the ingested folder, POSIX
- * separators), in a stable order. Hidden entries and `node_modules` are skipped.
+ * separators), in a stable order. Hidden entries and `node_modules` are skipped, and whatever the caller's
+ * exclude patterns match.
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import picomatch from 'picomatch';
 import { ToolError } from '../errors.js';
 import { contentTypeOf, type ContentType } from './parse.js';
 import { decodeText } from './text.js';
@@ -26,15 +28,29 @@ export interface FoundSource {
 
 const SKIP_DIRS = new Set(['node_modules']);
 
-async function walk(dir: string, root: string, found: FoundSource, exclude: Set<string>): Promise<void> {
+/**
+ * What `--exclude` patterns leave out, as .gitignore reads them: a glob matched against the path relative to
+ * the ingested folder (`_sources/**`, `api/internal/*.md`); one without a slash matches a file or folder of
+ * that name at any depth (`genindex.html`, `_sources`). A folder matched is not entered.
+ */
+export function excludeMatcher(patterns: readonly string[] = []): (title: string) => boolean {
+  const cleaned = patterns.map((p) => p.trim().replace(/^\.\//, '').replace(/\/+$/, '')).filter(Boolean);
+  const anywhere = cleaned.filter((p) => !p.includes('/'));
+  const rooted = cleaned.filter((p) => p.includes('/'));
+  const byName = anywhere.length ? picomatch(anywhere, { dot: true }) : () => false;
+  const byPath = rooted.length ? picomatch(rooted, { dot: true }) : () => false;
+  return (title) => byPath(title) || byName(title.slice(title.lastIndexOf('/') + 1));
+}
+
+async function walk(dir: string, root: string, found: FoundSource, excluded: (title: string) => boolean): Promise<void> {
   const entries = await readdir(dir, { withFileTypes: true });
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
     if (entry.name.startsWith('.') || SKIP_DIRS.has(entry.name)) continue;
     const full = path.join(dir, entry.name);
     const title = path.relative(root, full).split(path.sep).join('/');
-    if (exclude.has(title)) continue;
-    if (entry.isDirectory()) await walk(full, root, found, exclude);
+    if (excluded(title)) continue;
+    if (entry.isDirectory()) await walk(full, root, found, excluded);
     else if (entry.isFile()) {
       const type = contentTypeOf(entry.name);
       if (type) found.files.push({ file: full, title, contentType: type });
@@ -42,8 +58,8 @@ async function walk(dir: string, root: string, found: FoundSource, exclude: Set<
   }
 }
 
-/** Lists the documents under a path. `exclude` holds titles (relative paths) to leave out. */
-export async function findSource(target: string, exclude: string[] = []): Promise<FoundSource> {
+/** Lists the documents under a path. `exclude` holds patterns of paths to leave out of a folder (excludeMatcher). */
+export async function findSource(target: string, exclude: readonly string[] = []): Promise<FoundSource> {
   const abs = path.resolve(target);
   let info;
   try {
@@ -53,7 +69,7 @@ export async function findSource(target: string, exclude: string[] = []): Promis
   }
   const found: FoundSource = { origin: abs, isFolder: info.isDirectory(), files: [], skipped: [] };
   if (info.isDirectory()) {
-    await walk(abs, abs, found, new Set(exclude));
+    await walk(abs, abs, found, excludeMatcher(exclude));
   } else {
     const type = contentTypeOf(abs);
     if (!type) {

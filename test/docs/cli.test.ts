@@ -123,6 +123,31 @@ describe('docent ingest / ask / docs (built CLI)', () => {
     expect(JSON.stringify(glibc)).not.toContain('fake.md');
   }, 120_000); // a generous bound: three cold CLI starts, on a shared machine
 
+  it('leaves out of a folder what --exclude patterns match, and removes what they now leave out on re-ingest', async () => {
+    // A generated site: its pages, a copy of every source under _sources/, an index page of every name.
+    const site = path.join(root, 'site');
+    await mkdir(path.join(site, '_sources', 'guide'), { recursive: true });
+    await mkdir(path.join(site, 'guide'), { recursive: true });
+    await writeFile(path.join(site, 'guide', 'tokens.html'), '<main><h1>Access tokens</h1><p>Rotate a token with lumen token rotate.</p></main>');
+    await writeFile(path.join(site, '_sources', 'guide', 'tokens.rst.txt'), 'Access tokens\n=============\n\nRotate a token with lumen token rotate.\n');
+    await writeFile(path.join(site, 'genindex.html'), '<main><h1>Index</h1><ul><li>rotate</li><li>token</li></ul></main>');
+    const titles = async () => (JSON.parse((await docent('docs', 'list', '--tenant', 'site', '--json')).stdout) as { title: string }[]).map((d) => d.title);
+
+    expect((await docent('ingest', site, '--tenant', 'site')).code).toBe(0);
+    expect(await titles()).toEqual(['_sources/guide/tokens.rst.txt', 'genindex.html', 'guide/tokens.html']);
+    const again = await docent('ingest', site, '--tenant', 'site', '--exclude', '_sources', '--exclude', 'genindex.html', '--json');
+    expect(JSON.parse(again.stdout)).toMatchObject({ added: 0, updated: 0, unchanged: 1, removed: 2 });
+    expect(await titles()).toEqual(['guide/tokens.html']);
+    // A pattern with a slash reads from the folder's root: guide/*.html leaves nothing else in.
+    const rooted = await docent('ingest', site, '--tenant', 'site', '--exclude', 'guide/*.html', '--exclude', '_sources/**', '--json');
+    expect(JSON.parse(rooted.stdout)).toMatchObject({ added: 1, unchanged: 0, removed: 1 });
+    expect(await titles()).toEqual(['genindex.html']);
+
+    const empty = await docent('ingest', site, '--exclude', ' ');
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('--exclude " " matches nothing or everything');
+  });
+
   it('rejects bad usage with status 2', async () => {
     expect((await docent('ingest')).code).toBe(2);
     expect((await docent('ask')).code).toBe(2);

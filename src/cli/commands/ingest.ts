@@ -8,7 +8,7 @@ import { LOCAL_FLAGS, parseCommand, UsageError } from '../args.js';
 import type { Command } from '../main.js';
 
 const USAGE = [
-  'Usage: docent ingest <path-or-url>... [--library NAME] [--tenant T] [--url-base URL] [--json]',
+  'Usage: docent ingest <path-or-url>... [--library NAME] [--exclude PATTERN]... [--tenant T] [--url-base URL] [--json]',
   '',
   "Adds documentation to the tenant's index: files (.md .mdx .markdown .txt .rst .html .htm), folders",
   "(recursively; a document's title is its path relative to the folder) and https URLs (fetched through the",
@@ -17,10 +17,14 @@ const USAGE = [
   'Re-running is cheap: unchanged documents are skipped by content hash, changed ones are replaced in one',
   'step, and documents that left a re-ingested folder are removed from that set.',
   '',
-  "  --library NAME   the document set (a version goes in the name: react@18); default: the folder's name,",
-  "                   a single file's folder's name, a URL's host",
-  '  --url-base URL   sources link to URL/<title> (e.g. the published site of the same folder)',
-  '  --json           print the summary as JSON',
+  "  --library NAME     the document set (a version goes in the name: react@18); default: the folder's name,",
+  "                     a single file's folder's name, a URL's host",
+  '  --exclude PATTERN  leave out of a folder the paths this glob matches, as .gitignore reads it: with a',
+  "                     slash, from the folder's root (api/internal/**); without, a file or folder of that name",
+  '                     anywhere (genindex.html, _sources). Repeatable. A document of the set that it now leaves',
+  '                     out is removed, as one deleted from the folder.',
+  '  --url-base URL     sources link to URL/<title> (e.g. the published site of the same folder)',
+  '  --json             print the summary as JSON',
 ].join('\n');
 
 /** A one-line progress bar on stderr, redrawn in place (terminals only). */
@@ -43,10 +47,18 @@ export const command: Command = {
   usage: USAGE,
   configFlags: LOCAL_FLAGS,
   async run(argv) {
-    const parsed = parseCommand(argv, { 'url-base': { type: 'string' }, library: { type: 'string' }, json: { type: 'boolean' } }, LOCAL_FLAGS);
+    const parsed = parseCommand(
+      argv,
+      { 'url-base': { type: 'string' }, library: { type: 'string' }, exclude: { type: 'string', multiple: true }, json: { type: 'boolean' } },
+      LOCAL_FLAGS,
+    );
     if (!parsed.positionals.length) throw new UsageError('name at least one file, folder or URL to ingest');
     const urlBase = parsed.values['url-base'] as string | undefined;
     if (urlBase !== undefined && !/^https?:\/\/[^/]/i.test(urlBase)) throw new UsageError(`--url-base must be an http(s) URL, got "${urlBase}"`);
+    const exclude = (parsed.values.exclude as string[] | undefined) ?? [];
+    const empty = exclude.find((p) => !p.trim() || p.trim() === '.' || p.trim() === './');
+    if (empty !== undefined)
+      throw new UsageError(`--exclude "${empty}" matches nothing or everything: give a path pattern such as _sources or api/internal/**`);
     const library = parsed.values.library as string | undefined;
     const problem = library === undefined ? undefined : libraryProblem(library);
     if (problem) throw new UsageError(`--library "${library}" ${problem}`);
@@ -56,6 +68,7 @@ export const command: Command = {
       const summary = await index.ingestPath(parsed.positionals, {
         urlBase,
         library,
+        exclude,
         onProgress: process.stderr.isTTY && !parsed.values.json ? progressBar(process.stderr) : undefined,
         fetchUrl: async (url, signal) => fetchDocument(await runtime.services.outbound(), url, signal),
       });
