@@ -120,11 +120,18 @@ export async function retrieve(store: ChunkStore, stats: CorpusStats, input: Ret
       }
     });
   }
+  // The title field: how much the question names each document (BM25F over path, title, description).
+  const bodyForm = tuning.titleCorpusIdf ? (t: string) => analyze(t, { stemmer: input.stemmer })[0]?.term ?? t : undefined;
+  const titles = tuning.titleWeight > 0 ? stats.titleScores(input.titleTerms, tuning.titleK1, tuning.titleB, bodyForm) : new Map<string, number>();
   const fusing = Boolean(vectorHits?.length);
   const topBm25 = Math.max(1e-9, ...[...byId.values()].map((e) => e.bm25));
   const candidates: Candidate[] = [];
   for (const entry of byId.values()) {
-    const doc = stats.docs.get(entry.chunk.doc_id)!;
+    // A passage that several pages carry word for word counts for the one the question names most (`cargo
+    // test`'s copy of the common options, not `cargo bench`'s); the others stay its copies.
+    const owner = [entry.chunk.doc_id, ...entry.copies].reduce((best, id) => ((titles.get(id) ?? 0) > (titles.get(best) ?? 0) ? id : best));
+    const doc = stats.docs.get(owner)!;
+    const copies = owner === entry.chunk.doc_id ? entry.copies : [entry.chunk.doc_id, ...entry.copies.filter((id) => id !== owner)];
     const { matched, coverage } = matchOf(entry.chunk, terms);
     let base = entry.bm25;
     let fused: number | undefined;
@@ -140,7 +147,7 @@ export async function retrieve(store: ChunkStore, stats: CorpusStats, input: Ret
       fused,
       coverage,
       matched,
-      copies: entry.copies,
+      copies,
       score: base * (1 + tuning.coverageWeight * coverage),
     });
   }
@@ -152,8 +159,6 @@ export async function retrieve(store: ChunkStore, stats: CorpusStats, input: Ret
     list.push(c);
     groups.set(c.doc.id, list);
   }
-  const bodyForm = tuning.titleCorpusIdf ? (t: string) => analyze(t, { stemmer: input.stemmer })[0]?.term ?? t : undefined;
-  const titles = tuning.titleWeight > 0 ? stats.titleScores(input.titleTerms, tuning.titleK1, tuning.titleB, bodyForm) : new Map<string, number>();
   const bestTitle = Math.max(1e-9, ...[...groups.keys()].map((id) => titles.get(id) ?? 0));
   const bestPassage = candidates[0]?.score ?? 0;
   const documents: RankedDocument[] = [...groups.values()].map((chunks) => {

@@ -11,9 +11,13 @@ import { indexFor } from './helpers.js';
 const SHARED =
   '## Configuration\n\nThe cache folder, registry URL, proxy and timeout settings are read from the config file. ' +
   'Every setting can also be passed as a flag. Settings in the project file override the user file.\n';
-const pages = Array.from({ length: 40 }, (_, i) => ({
-  title: `commands/cmd-${i}.md`,
-  content: `# cmd-${i}\n\nRuns task number ${i} of the build.\n\n${SHARED}`,
+const COMMANDS = (
+  'archive bundle check clean compose deploy doctor export fetch format graph import index inspect link lint login logout merge ' +
+  'migrate mirror pack patch prune publish rebuild release rename report restore search serve shrink sign split sync tag trace verify watch'
+).split(' ');
+const pages = COMMANDS.map((name, i) => ({
+  title: `commands/${name}.md`,
+  content: `# ${name}\n\nRuns task number ${i} of the build.\n\n${SHARED}`,
 }));
 const answer = {
   title: 'guides/offline.md',
@@ -38,6 +42,19 @@ describe('the candidate pool', () => {
     const copies = trace.retrieval!.candidates.filter((c) => c.chunk.text.startsWith('The cache folder, registry URL'));
     expect(copies).toHaveLength(1);
     expect(copies[0]!.copies.length).toBeGreaterThanOrEqual(39);
+  });
+
+  it('credits a passage many pages carry to the page the question names, whichever copy the index returned first', async () => {
+    for (const name of ['deploy', 'mirror', 'watch']) {
+      const question = `Can ${name} pass the proxy setting as a flag instead of the config file?`;
+      const trace = await index.trace(question);
+      expect(trace.ranked[0]).toBe(`commands/${name}.md`);
+      const shared = trace.retrieval!.candidates.find((c) => c.chunk.text.startsWith('The cache folder, registry URL'))!;
+      expect(shared.doc.title).toBe(`commands/${name}.md`);
+      expect(shared.copies).not.toContain(shared.doc.id);
+      expect(shared.copies.length).toBeGreaterThanOrEqual(39);
+      expect((await index.query(question)).answer).toContain(`From commands/${name}.md`);
+    }
   });
 
   it('does not change the answer with top_k: top_k widens the sources only', async () => {
