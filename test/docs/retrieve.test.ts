@@ -51,6 +51,8 @@ describe('the candidate pool', () => {
       expect(trace.ranked[0]).toBe(`commands/${name}.md`);
       const shared = trace.retrieval!.candidates.find((c) => c.chunk.text.startsWith('The cache folder, registry URL'))!;
       expect(shared.doc.title).toBe(`commands/${name}.md`);
+      // As that page's own passage: under its heading path, not the first copy's.
+      expect(shared.chunk.section).toBe(`${name} › Configuration`);
       expect(shared.copies).not.toContain(shared.doc.id);
       expect(shared.copies.length).toBeGreaterThanOrEqual(39);
       expect((await index.query(question)).answer).toContain(`From commands/${name}.md`);
