@@ -29,7 +29,9 @@ export interface QuestionIdentifier {
 const FILE_OR_DOMAIN = /\.(js|mjs|cjs|ts|mts|cts|jsx|tsx|json|md|mdx|yml|yaml|toml|html?|css|txt|com|org|io|net|dev|sh|py|lock)$/i;
 const NAME = String.raw`[A-Za-z_$][\w$]*`;
 const WORD = new RegExp(`^${NAME}$`);
-const MEMBER_PATH = new RegExp(String.raw`^${NAME}(?:\[[^\]\s]{0,12}\])*(?:\.${NAME}(?:\[[^\]\s]{0,12}\])*)+$`);
+/** A path segment may be kebab-case, as configuration keys are (`build.max-memory`, `cargo-new.vcs`). */
+const SEGMENT = String.raw`${NAME}(?:-[\w$]+)*`;
+const MEMBER_PATH = new RegExp(String.raw`^${SEGMENT}(?:\[[^\]\s]{0,12}\])*(?:\.${SEGMENT}(?:\[[^\]\s]{0,12}\])*)+$`);
 
 /** Whether a name the question uses must be in the documentation (strong), only hints so (weak), or neither. */
 function strength(surface: string): boolean | undefined {
@@ -106,7 +108,9 @@ export function capitalisedWords(question: string): Set<string> {
 /** Whether the documentation mentions an identifier (the whole path, or for member paths, the member). */
 export function identifierKnown(id: QuestionIdentifier, stats: CorpusStats): boolean {
   if (stats.idents.has(id.key) || (!id.key.includes('.') && stats.has(id.key))) return true;
-  if (id.member && stats.idents.has(id.member.key)) return true;
+  // A kebab-case member is prose-shaped where the documentation writes it bare (`max-memory = 2` in a TOML
+  // example), so any use of the word counts.
+  if (id.member && (stats.idents.has(id.member.key) || (id.member.key.includes('-') && stats.has(id.member.key)))) return true;
   return false;
 }
 

@@ -68,3 +68,24 @@ describe('the candidate pool', () => {
     expect(twenty.sources.length).toBeGreaterThan(1);
   });
 });
+
+describe('configuration keys', () => {
+  it('refuses a kebab-case key the documentation never names, and answers one it writes only in an example', async () => {
+    const keys = await indexFor(h.services, 'keys');
+    await keys.ingestDocuments([
+      {
+        title: 'reference/config.md',
+        content:
+          '# Configuration\n\n## [net]\n\n### net.retry\n\nHow many times a failed download is retried. Default: 3.\n\n' +
+          '## [http]\n\nSettings of the HTTP client, for example:\n\n```toml\n[http]\nproxy-cainfo = "/etc/ca.pem"\n```\n\nThe certificate authority file checks the proxy.\n',
+      },
+    ]);
+    const missing = await keys.query('How do I set net.max-parallel-downloads to limit downloads?');
+    expect(missing.grounded).toBe(false);
+    expect(missing.reason).toContain('`max-parallel-downloads` (asked as `net.max-parallel-downloads`)');
+    // Written only as a TOML key under its table, never as `http.proxy-cainfo`: still the documentation's.
+    const written = await keys.query('Which certificate authority file does http.proxy-cainfo set for the proxy?');
+    expect(written.grounded).toBe(true);
+    expect(written.sources[0]!.title).toBe('reference/config.md');
+  });
+});

@@ -76,6 +76,14 @@ describe('identifiers a question asks about', () => {
     ]);
   });
 
+  it('reads kebab-case configuration keys as member paths, and hyphenated prose as prose', () => {
+    expect(ids('Can build.max-memory or cargo-new.vcs be set per project?')).toEqual([
+      ['build.max-memory', true],
+      ['cargo-new.vcs', true],
+    ]);
+    expect(ids('Is a well-known front-end non-browser build supported?')).toEqual([]);
+  });
+
   it('takes a backticked command line or phrase as evidence, not as a name the docs must have', () => {
     expect(ids('Can I proxy through an `ssh -D` tunnel or `pino.destination()`?')).toEqual([
       ['ssh -D', false],
