@@ -29,6 +29,7 @@ import type { DocIndex, DocIndexOptions, QueryTrace } from '../src/docs/index.js
 import { createDocService } from '../src/docs/service.js';
 import { checkAblations, TUNING, tuningWithout } from '../src/docs/tuning.js';
 import type { QueryResult } from '../src/docs/types.js';
+import { isMarkdownCorpus, LAYOUTS, renderSite, type Layout } from './html-site.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CORPORA = path.join(ROOT, 'scripts', 'eval', 'corpora');
@@ -701,6 +702,41 @@ function printComparison(before: Saved, reports: SetReport[], graded: Map<string
   process.stdout.write(`\nagainst the saved run:\n${table(rows)}\n`);
 }
 
+// ------------------------------------------------------------------ the sets as HTML sites
+
+/**
+ * Each markdown set rendered as a site in a layout (`mixed`: the layouts in turn), named `<set>.<layout>`, its
+ * questions' sources renamed to the pages; sets that are not plain markdown (reStructuredText, MyST) are left
+ * out, since no markdown renderer builds their site.
+ */
+async function asSites(sets: SetSpec[], choice: string): Promise<SetSpec[]> {
+  if (choice !== 'mixed' && !(LAYOUTS as readonly string[]).includes(choice)) {
+    throw usageError(`--html: unknown layout "${choice}"; layouts: ${LAYOUTS.join(', ')}, mixed.`);
+  }
+  const out: SetSpec[] = [];
+  for (const set of sets) {
+    if (/MyST/.test(set.shape) || !(await isMarkdownCorpus(set.corpus, set.exclude))) {
+      process.stderr.write(`eval: ${set.name} left out of --html (not plain markdown)\n`);
+      await set.cleanup?.();
+      continue;
+    }
+    const layout = (choice === 'mixed' ? LAYOUTS[out.length % LAYOUTS.length] : choice) as Layout;
+    const dir = await mkdtemp(path.join(os.tmpdir(), `docent-site-${set.name}-`));
+    const pages = await renderSite(set.corpus, dir, layout, set.name, set.exclude);
+    await set.cleanup?.();
+    out.push({
+      ...set,
+      name: `${set.name}.${layout}`,
+      shape: `${set.shape}, as a ${layout} site`,
+      corpus: dir,
+      exclude: [],
+      questions: set.questions.map((q) => ({ ...q, sources: q.sources.map((s) => pages.get(s) ?? s) })),
+      cleanup: () => rm(dir, { recursive: true, force: true }),
+    });
+  }
+  return out;
+}
+
 // ------------------------------------------------------------------ main
 
 /** A bad option: reported in one line, exit 2 (not a stack trace). */
@@ -718,6 +754,8 @@ Options:
   --only a,b              these sets only (names as in the report)
   --corpus DIR --questions FILE
                           one set of your own instead (questions in the ../shared/eval format)
+  --html LAYOUT           the markdown sets rendered as a documentation site serves them (scripts/html-site.ts):
+                          ${LAYOUTS.join(', ')} or mixed (one each in turn); the other sets are left out
   --fast                  leave out the naive baseline (1,500-character windows, plain full-text search)
   --ablate X[,Y]          turn components off; --ablate list names them
   --set key=value[,...]   override src/docs/tuning.ts values for this run
@@ -739,6 +777,7 @@ async function main(): Promise<void> {
       only: { type: 'string' },
       corpus: { type: 'string' },
       questions: { type: 'string' },
+      html: { type: 'string' },
       fast: { type: 'boolean' },
       ablate: { type: 'string' },
       set: { type: 'string' },
@@ -813,6 +852,8 @@ async function main(): Promise<void> {
     for (const s of sets.filter((s) => !wanted.has(s.name))) await s.cleanup?.();
     sets = sets.filter((s) => wanted.has(s.name));
   }
+
+  if (values.html !== undefined) sets = await asSites(sets, values.html);
 
   const reports: SetReport[] = [];
   const graded = new Map<string, Graded[]>();
