@@ -1,8 +1,9 @@
 /**
  * Retrieve: LanceDB's full-text index (BM25 over the analysed body and heading fields) proposes a large pool
- * of candidate passages; identical passages (a section copied into many pages) count once; each may be
- * re-scored by how much of the question it covers (coverageWeight, 0 by measurement); passages are grouped by document, whose score is its
- * best passage plus a small share of the next and, from the title field (BM25 over each document's path
+ * of candidate passages; identical passages (a section copied into many pages) count once, for the page the
+ * question names most; each may be re-scored by how much of the question it covers (coverageWeight, 0 by
+ * measurement); passages are grouped by document, whose score is its best passage plus a share of the next
+ * (secondPassageShare) and, from the title field (BM25 over each document's path
  * words, title, top heading and description, with its own length normalisation), a share of the best
  * passage's score. With embeddings, vector neighbours join the pool and the two rankings are fused by
  * reciprocal rank; a rewritten question or the caller's keywords are searched beside the question and their
