@@ -6,9 +6,10 @@
  * the same, their sources renamed `.md` → `.html`. What it measures: whether docent reads a site's HTML as well
  * as the markdown it was built from (the page's content, none of the site's frame).
  */
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Marked, type Tokens } from 'marked';
+import { findSource } from '../src/docs/ingest.js';
 
 export const LAYOUTS = ['sphinx', 'material', 'docusaurus', 'vitepress'] as const;
 export type Layout = (typeof LAYOUTS)[number];
@@ -30,20 +31,13 @@ const slug = (s: string) =>
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '');
 
-async function markdownFiles(dir: string, root = dir): Promise<string[]> {
-  const out: string[] = [];
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...(await markdownFiles(full, root)));
-    else out.push(path.relative(root, full).split(path.sep).join('/'));
-  }
-  return out.sort();
-}
-
-/** Whether every document of the folder is markdown (a site can be rendered from it), leaving out `exclude`. */
+/**
+ * Whether every document docent would ingest from the folder (`exclude` as ingest reads it) is markdown, so that
+ * a site can be rendered from it.
+ */
 export async function isMarkdownCorpus(dir: string, exclude: readonly string[] = []): Promise<boolean> {
-  const files = (await markdownFiles(dir)).filter((f) => !exclude.includes(f));
-  return files.length > 0 && files.every((f) => MARKDOWN.test(f));
+  const { files } = await findSource(dir, exclude);
+  return files.length > 0 && files.every((f) => f.contentType === 'markdown');
 }
 
 /** The permalink mark each generator puts after a heading. */
@@ -110,13 +104,13 @@ function frame(layout: Layout, site: string, page: Page, body: string, pages: Pa
 }
 
 /**
- * Renders every markdown file of `source` (less `exclude`) into `target` as `<name>.html` in the layout, and
- * returns the HTML name of each markdown name.
+ * Renders every markdown document docent would ingest from `source` (less `exclude`) into `target` as
+ * `<name>.html` in the layout, and returns the HTML name of each markdown name.
  */
 export async function renderSite(source: string, target: string, layout: Layout, site: string, exclude: readonly string[] = []): Promise<Map<string, string>> {
   const pages: Page[] = [];
-  for (const file of (await markdownFiles(source)).filter((f) => MARKDOWN.test(f) && !exclude.includes(f))) {
-    const markdown = (await readFile(path.join(source, file), 'utf8')).replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n/, '');
+  for (const { file: full, title: file } of (await findSource(source, exclude)).files.filter((f) => f.contentType === 'markdown')) {
+    const markdown = (await readFile(full, 'utf8')).replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n/, '');
     const heading = /^#\s+(.+)$/m.exec(markdown)?.[1]?.replace(/[`*_]/g, '').trim();
     pages.push({ file, href: file.replace(MARKDOWN, '.html'), title: heading || path.basename(file).replace(MARKDOWN, ''), markdown });
   }

@@ -28,13 +28,18 @@ export interface FoundSource {
 
 const SKIP_DIRS = new Set(['node_modules']);
 
+/** A pattern as the matcher reads it: trimmed, without a leading `./` or trailing slashes (`''`: nothing). */
+export function excludePattern(pattern: string): string {
+  return pattern.trim().replace(/^\.\//, '').replace(/\/+$/, '');
+}
+
 /**
  * What `--exclude` patterns leave out, as .gitignore reads them: a glob matched against the path relative to
  * the ingested folder (`_sources/**`, `api/internal/*.md`); one without a slash matches a file or folder of
  * that name at any depth (`genindex.html`, `_sources`). A folder matched is not entered.
  */
 export function excludeMatcher(patterns: readonly string[] = []): (title: string) => boolean {
-  const cleaned = patterns.map((p) => p.trim().replace(/^\.\//, '').replace(/\/+$/, '')).filter(Boolean);
+  const cleaned = patterns.map(excludePattern).filter(Boolean);
   const anywhere = cleaned.filter((p) => !p.includes('/'));
   const rooted = cleaned.filter((p) => p.includes('/'));
   const byName = anywhere.length ? picomatch(anywhere, { dot: true }) : () => false;

@@ -143,9 +143,11 @@ describe('docent ingest / ask / docs (built CLI)', () => {
     expect(JSON.parse(rooted.stdout)).toMatchObject({ added: 1, unchanged: 0, removed: 1 });
     expect(await titles()).toEqual(['genindex.html']);
 
-    const empty = await docent('ingest', site, '--exclude', ' ');
-    expect(empty.code).toBe(2);
-    expect(empty.stderr).toContain('--exclude " " matches nothing or everything');
+    for (const pattern of [' ', '.', './', '/']) {
+      const empty = await docent('ingest', site, '--exclude', pattern);
+      expect(empty.code).toBe(2);
+      expect(empty.stderr).toContain(`--exclude "${pattern}" matches nothing or everything`);
+    }
   });
 
   it('rejects bad usage with status 2', async () => {

@@ -1,4 +1,5 @@
 import { fetchDocument } from '../../docs/fetch.js';
+import { excludePattern } from '../../docs/ingest.js';
 import { libraryProblem } from '../../docs/library.js';
 import { EXTENSIONS } from '../../docs/parse.js';
 import { ToolError } from '../../errors.js';
@@ -56,7 +57,7 @@ export const command: Command = {
     const urlBase = parsed.values['url-base'] as string | undefined;
     if (urlBase !== undefined && !/^https?:\/\/[^/]/i.test(urlBase)) throw new UsageError(`--url-base must be an http(s) URL, got "${urlBase}"`);
     const exclude = (parsed.values.exclude as string[] | undefined) ?? [];
-    const empty = exclude.find((p) => !p.trim() || p.trim() === '.' || p.trim() === './');
+    const empty = exclude.find((p) => ['', '.'].includes(excludePattern(p)));
     if (empty !== undefined)
       throw new UsageError(`--exclude "${empty}" matches nothing or everything: give a path pattern such as _sources or api/internal/**`);
     const library = parsed.values.library as string | undefined;
