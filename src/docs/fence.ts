@@ -99,3 +99,12 @@ export function fencedBlock(lines: string[], from: number, open: OpenFence): { b
 export function fenceBody(line: string, open: OpenFence): string {
   return line.slice(Math.min(open.indent, indentOf(line)));
 }
+
+/**
+ * A fenced block around lines that may hold fences of their own (an example of markdown inside a literal
+ * block): a backtick marker longer than any run of backticks a line starts with, so that no line closes it.
+ */
+export function fenceAround(info: string, body: string[]): string[] {
+  const marker = '`'.repeat(Math.max(3, ...body.map((l) => (/^\s*(`+)/.exec(l)?.[1]?.length ?? 0) + 1)));
+  return [`${marker}${info}`, ...body, marker];
+}

@@ -7,7 +7,7 @@
 import { decodeHTML } from 'entities';
 import { DomUtils, parseDocument as parseHtml } from 'htmlparser2';
 import { convert, type FormatCallback } from 'html-to-text';
-import { fenceAt, fencedBlock, fenceLine, type OpenFence } from './fence.js';
+import { fenceAround, fenceAt, fencedBlock, fenceLine, type OpenFence } from './fence.js';
 
 export type ContentType = 'markdown' | 'text' | 'rst' | 'html';
 
@@ -297,7 +297,7 @@ export function rstToMarkdownish(text: string): string {
       if (literal) out.push(rstInline(line.replace(/::\s*$/, line.trim() === '::' ? '' : ':')));
       const { body, next: j } = bodyAfter(i + 1);
       if (body.length) {
-        out.push('', `\`\`\`${directive?.[1] ?? ''}`, ...body, '```', '');
+        out.push('', ...fenceAround(directive?.[1] ?? '', body), '');
         i = j;
         continue;
       }
@@ -316,7 +316,7 @@ export function rstToMarkdownish(text: string): string {
       const { body, next: j } = bodyAfter(i + 1);
       if (keep && !ADMONITIONS.has(name) && looksLikeCode(body)) {
         // A directive of the project's own (`.. click:example::`) whose body is source code: quoted as code.
-        out.push('', '```', ...body, '```', '');
+        out.push('', ...fenceAround('', body), '');
       } else if (keep) {
         const text = body.length ? rstToMarkdownish(body.join('\n')).split('\n') : [];
         out.push('');
@@ -522,13 +522,12 @@ export function siteMarkdown(text: string): string {
     if (liquid) {
       const [tag] = liquid;
       if (liquid.length === 1 && tag!.name === 'highlight') {
-        // Jekyll's highlighted code, to its end tag: a fence longer than any backtick run inside.
+        // Jekyll's highlighted code, to its end tag.
         const body: string[] = [];
         let j = i + 1;
         for (; j < lines.length && liquidTags(lines[j]!)?.[0]?.name !== 'endhighlight'; j++) body.push(lines[j]!);
         i = j;
-        const marker = '`'.repeat(Math.max(3, ...body.map((l) => (/^\s*(`+)/.exec(l)?.[1]?.length ?? 0) + 1)));
-        out.push('', `${marker}${tag!.args.split(/\s/, 1)[0]}`, ...body, marker, '');
+        out.push('', ...fenceAround(tag!.args.split(/\s/, 1)[0]!, body), '');
       } else if (liquid.length === 1 && tag!.name === 'hint') {
         // GitBook's hint: `{% hint style="warning" %}`.
         const style = /style="(\w+)"/.exec(tag!.args)?.[1]?.toLowerCase() ?? 'note';

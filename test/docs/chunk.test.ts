@@ -162,6 +162,12 @@ describe('structure-aware chunking', () => {
     expect(plain.body).toBe('## Install\n\nRun `npm i lumen`.');
   });
 
+  it('fences a reStructuredText literal block that shows a markdown fence of its own as one block', () => {
+    const rst = 'Fences\n======\n\nWrite a fenced block::\n\n    ```python\n    print(1)\n    ```\n\nAfter the example, prose again.\n';
+    const [chunk] = chunkMarkdown(parseDocument(rst, 'rst').body);
+    expect(chunk!.text).toBe('Write a fenced block:\n\n````\n```python\nprint(1)\n```\n````\n\nAfter the example, prose again.');
+  });
+
   it('turns reStructuredText titles into headings and literal blocks into fences', async () => {
     const parsed = parseDocument(await fixture('guides/rotation.rst'), 'rst');
     const chunks = chunkMarkdown(parsed.body);
