@@ -10,6 +10,8 @@
  * - how far the best document stands above the next (score margin);
  * - names the question capitalises (products, tools) that the documentation never uses;
  * - how much the question's words are the documentation's own rather than words it mentions in passing.
+ * A word the question uses only in an aside (an example it gives, a sentence that sets the scene before the
+ * one that asks: question.ts asideTerms) weighs tuning.asideWeight of its weight in all of these.
  *
  * These features go through a logistic model fitted on all evaluation corpora pooled (scripts/eval.ts `--fit`,
  * constants in CALIBRATION below), giving a confidence that is a probability: among answers given with
@@ -41,6 +43,9 @@ export interface QuestionWords {
   specificity?: Specificity;
   /** A word's log-rank share in general English (src/docs/commonness.ts englishRank), for `topicality`. */
   englishRank?: (word: string) => number;
+  /** Terms the question uses only in asides (question.ts asideTerms), and the share of their weight they keep. */
+  asides?: Set<string>;
+  asideWeight?: number;
 }
 
 export function gatherEvidence(
@@ -63,7 +68,9 @@ export function gatherEvidence(
   const totalIdf = terms.reduce((s, t) => s + t.idf, 0) || 1;
   const absent = terms.filter((t) => !t.known);
   const isOther = (t: QueryTerm) => !t.identifier && nonNouns.has(t.surface.toLowerCase());
-  const weight = (t: QueryTerm) => t.idf * (t.identifier ? 1 : specific(t.surface));
+  const asides = words.asides ?? new Set<string>();
+  const asideWeight = words.asideWeight ?? 1;
+  const weight = (t: QueryTerm) => t.idf * (t.identifier ? 1 : specific(t.surface)) * (asides.has(t.term) ? asideWeight : 1);
   const absentNouns = absent.filter((t) => !isOther(t)).reduce((s, t) => s + weight(t), 0) / totalIdf;
   const absentOther = absent.filter(isOther).reduce((s, t) => s + weight(t), 0) / totalIdf;
   const [first, second] = retrieval.documents;
@@ -79,7 +86,9 @@ export function gatherEvidence(
         2,
         new Set([
           ...missingWeak.map((w) => w.replace(/`/g, '').toLowerCase()),
-          ...terms.filter((t) => !t.known && capitalised.has(t.surface.toLowerCase())).map((t) => t.surface.toLowerCase()),
+          ...terms
+            .filter((t) => !t.known && capitalised.has(t.surface.toLowerCase()) && !(asideWeight < 1 && asides.has(t.term)))
+            .map((t) => t.surface.toLowerCase()),
         ]).size,
       ),
       topicality(terms, stats, words.englishRank),

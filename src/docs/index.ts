@@ -26,9 +26,9 @@ import { DEFAULT_LIBRARY, defaultLibraryFor, libraryProblem, resourceMimeType, r
 import { parseDocument, type ContentType } from './parse.js';
 import { textProblem } from './text.js';
 import { documentId, hashOf, prepareDocument, resolveContentType, titleTerms, type AnalysisOptions, type PreparedDocument } from './prepare.js';
-import { questionIdentifiers, queryTerms, type QueryTerm } from './question.js';
+import { asideTerms, questionIdentifiers, queryTerms, type QueryTerm } from './question.js';
 import { matchOf, relatedDocuments, retrieve, type Candidate, type RankedDocument, type Retrieval } from './search.js';
-import { nonNounWords } from './pos.js';
+import { tagQuestion } from './pos.js';
 import { englishRank, specificity } from './commonness.js';
 import { analyze } from './tokens.js';
 import { tuningWithout, type Tuning } from './tuning.js';
@@ -600,8 +600,12 @@ export class DocIndex {
 
     // 3. Evidence, and 4. the decision.
     // The tagger tells what kind of word a missing one is; with no question word missing it has nothing to say.
+    const tagged = terms.some((t) => !t.known) ? await tagQuestion(question) : undefined;
     const words = {
-      nonNouns: terms.some((t) => !t.known) ? await nonNounWords(question) : undefined,
+      nonNouns: tagged?.nonNouns,
+      asides:
+        tagged && this.tuning.asideWeight < 1 ? asideTerms(question, stemmer, tagged.likeIsPreposition, { context: this.tuning.asideContext }) : undefined,
+      asideWeight: this.tuning.asideWeight,
       specificity: this.tuning.wordSpecificity ? specificity(this.tuning.everydayFloor) : undefined,
       englishRank,
     };

@@ -37,14 +37,26 @@ const OTHER_TAGS = new Set([
  * function word and not as a noun. Words the tagger does not know count as nouns (unknown names).
  */
 export async function nonNounWords(question: string): Promise<Set<string>> {
+  return (await tagQuestion(question)).nonNouns;
+}
+
+export interface TaggedQuestion {
+  nonNouns: Set<string>;
+  /** Per occurrence of the word "like" in the question, in order: whether it is a preposition ("flags like --verbose"). */
+  likeIsPreposition: boolean[];
+}
+
+export async function tagQuestion(question: string): Promise<TaggedQuestion> {
   const nlp = await load();
-  const out = new Set<string>();
+  const nonNouns = new Set<string>();
+  const likeIsPreposition: boolean[] = [];
   for (const phrase of nlp(question).terms().json()) {
     for (const term of phrase.terms) {
       const tags = new Set(term.tags);
+      if (term.normal.toLowerCase() === 'like') likeIsPreposition.push(tags.has('Preposition'));
       if ([...tags].some((t) => NOUN_TAGS.has(t))) continue;
-      if ([...tags].some((t) => OTHER_TAGS.has(t))) out.add(term.normal.toLowerCase());
+      if ([...tags].some((t) => OTHER_TAGS.has(t))) nonNouns.add(term.normal.toLowerCase());
     }
   }
-  return out;
+  return { nonNouns, likeIsPreposition };
 }

@@ -13,7 +13,7 @@
  * - weak (evidence, not proof): capitalised CamelCase `AsyncLocalStorage` (often a product name);
  * - neither: hyphenated, slashed or prefixed words (`utf-8`, `and/or`, `node:http`), one-dash flags, `$`-keywords.
  */
-import { analyze, spellingVariants, type Stemmer } from './tokens.js';
+import { analyze, spellingVariants, splitSentences, type Stemmer } from './tokens.js';
 import type { CorpusStats } from './stats.js';
 
 export interface QuestionIdentifier {
@@ -188,4 +188,58 @@ export function queryTerms(question: string, stats: CorpusStats, stemmer: Stemme
     });
   }
   return [...terms.values()];
+}
+
+/** Where an example the asker gives begins: "e.g.", "for example", "for instance", "such as". */
+const EXAMPLE_MARKER = /\b(?:e\.g\.|eg\.|for example|for instance|such as)(?=[\s,])/gi;
+/** Where an aside ends: a clause break, or the end of its sentence. */
+const ASIDE_END = /[,;:?!)]|\.(?=\s|$)/;
+
+/**
+ * Terms the question uses only in asides: the examples it gives (after "e.g.", "for example", "such as", or
+ * "like" used as a preposition: "a folder like logs/2024/01"), each up to the next clause break, and, with
+ * `context`, the sentences of a question that asks in another ("My store has grown to 40GB. How do I clean
+ * it?"). The documentation lacking such a word says little about whether it answers what is asked.
+ * Parentheses are not asides: they restate what is asked as often as they give an example ("HTTP/3 (QUIC)").
+ */
+export function asideTerms(question: string, stemmer: Stemmer, likeIsPreposition: boolean[], options: { context?: boolean } = {}): Set<string> {
+  const spans: [number, number][] = [];
+  const until = (from: number) => {
+    const m = ASIDE_END.exec(question.slice(from));
+    return m ? from + m.index : question.length;
+  };
+  for (const m of question.matchAll(EXAMPLE_MARKER)) spans.push([m.index, until(m.index + m[0].length)]);
+  let like = 0;
+  for (const m of question.matchAll(/\blike\b/gi)) {
+    const preposition = likeIsPreposition[like++] || /,\s*$/.test(question.slice(0, m.index));
+    if (preposition) spans.push([m.index, until(m.index + m[0].length)]);
+  }
+  if (options.context) {
+    const sentences = splitQuestion(question);
+    if (sentences.some((s) => s.text.trimEnd().endsWith('?')) && sentences.length > 1)
+      for (const s of sentences) if (!s.text.trimEnd().endsWith('?')) spans.push([s.start, s.start + s.text.length]);
+  }
+  if (!spans.length) return new Set();
+  const inside = new Set<string>();
+  const outside = new Set<string>();
+  let at = 0;
+  spans.sort((a, b) => a[0] - b[0]);
+  for (const [from, to] of spans) {
+    if (from > at) for (const t of analyze(question.slice(at, from), { stemmer })) outside.add(t.term);
+    for (const t of analyze(question.slice(Math.max(from, at), to), { stemmer })) inside.add(t.term);
+    at = Math.max(at, to);
+  }
+  for (const t of analyze(question.slice(at), { stemmer })) outside.add(t.term);
+  return new Set([...inside].filter((t) => !outside.has(t)));
+}
+
+function splitQuestion(question: string): { text: string; start: number }[] {
+  const out: { text: string; start: number }[] = [];
+  let start = 0;
+  for (const text of splitSentences(question)) {
+    const at = question.indexOf(text, start);
+    out.push({ text, start: at });
+    start = at + text.length;
+  }
+  return out;
 }

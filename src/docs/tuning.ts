@@ -138,6 +138,27 @@ export interface Tuning {
    */
   everydayFloor: number;
   /**
+   * A word the question uses only in an aside (an example it gives after "e.g.", "for example", "such as" or
+   * a prepositional "like", up to the next clause break; a sentence that does not ask, in a question that
+   * asks in another: question.ts asideTerms) keeps this share of its weight in the refusal and confidence
+   * evidence: the documentation not having "40GB" in "My store has grown to 40GB. How do I clean it?" says
+   * little. Measured on the eleven development corpora (2026-11-26, the shipped calibration; correct / false
+   * refusal mean / worst, leave-one-corpus-out ECE mean / worst, answer match mean; questions gained / lost):
+   * 1 (off) → 0.830 / 0.600, 0.043 / 0.133, 0.117 / 0.161, 0.805. 0.3 → 0.825 / 0.600, 0.020 / 0.050, 0.097
+   * / 0.129, 0.825; refusal decisions +11 / −1 (undici's "NTLM or Kerberos … Can the proxy agent do that
+   * handshake?", whose context sentence names what "that" asks about), answer match +8 / −0; leave-one-corpus-out
+   * (models refitted without the corpus) correct refusal 0.830 / 0.650 → 0.839 / 0.700, false refusal 0.053 /
+   * 0.167 → 0.053 / 0.200 (one undici question); the lockbox's false refusal 0.025 → 0.000, its correct refusal
+   * 1.000 both. Neighbours: 0.15 → false refusal 0.028 / 0.100, ECE 0.098 / 0.150; 0.5 → 0.028 / 0.100, ECE
+   * 0.113 / 0.152; 0 → 0.049 / 0.133 (the coverage features lose the context words too), ECE 0.118 / 0.163.
+   * Examples only (no context sentences), 0.3 → false refusal 0.029 / 0.075, leave-one-corpus-out 0.064 / 0.267.
+   * Parentheses as asides too: they restate what is asked as often as they give an example ("Can undici make
+   * requests over HTTP/3 (QUIC)?" was answered): correct refusal −1 more.
+   */
+  asideWeight: number;
+  /** Whether a question's sentences that do not ask count as asides (see asideWeight). */
+  asideContext: boolean;
+  /**
    * The lead unit of an answer brings the unit that follows it in its section. Two or three following units
    * instead (2026-11-25, late): answer match +2 / −2 and +2 / −4 questions (mean 0.806 → 0.806 / 0.802).
    */
@@ -262,6 +283,8 @@ export const TUNING: Readonly<Tuning> = Object.freeze({
   leadContinuation: true,
   wordSpecificity: true,
   everydayFloor: 0.5,
+  asideWeight: 0.3,
+  asideContext: true,
   primaryPassages: 6,
   runnerUps: 3,
   runnerUpShare: 0.6,
@@ -302,6 +325,7 @@ export const ABLATIONS: Record<string, Ablation> = {
     about: 'question words weighed by their specificity in general English in the refusal and confidence evidence',
     off: { wordSpecificity: false },
   },
+  asides: { about: 'question words used only in an aside (an example, a sentence that does not ask) weighing less in the evidence', off: { asideWeight: 1 } },
   'title-corpus-idf': { about: 'the title field’s IDF over every field (titles-only IDF instead)', off: { titleCorpusIdf: false } },
 };
 

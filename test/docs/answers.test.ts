@@ -342,6 +342,19 @@ describe('what a question names that the documentation lacks', () => {
     expect(refused.result.reason).toContain('Not found anywhere in the documentation: "kubernetes", "encrypt", "daemon".');
   });
 
+  it('weighs a missing word less when the question uses it only in an aside: an example it gives, or a sentence that does not ask', async () => {
+    const missing = (e: { values: number[] }) => e.values[FEATURES.indexOf('absent_nouns')]! + e.values[FEATURES.indexOf('absent_other')]!;
+    const asked = await index.trace('Does parcel-server compress zstd responses?');
+    const example = await index.trace('Does parcel-server compress responses, e.g. zstd?');
+    const context = await index.trace('Some are zstd. Does parcel-server compress responses?');
+    expect(asked.evidence!.absentWords).toEqual(['zstd']);
+    expect(missing(asked.evidence!)).toBeGreaterThan(0);
+    for (const aside of [example, context]) {
+      expect(missing(aside.evidence!)).toBeGreaterThan(0);
+      expect(missing(aside.evidence!)).toBeCloseTo(missing(asked.evidence!) * TUNING.asideWeight, 5);
+    }
+  });
+
   it('reads how much a question uses the documentation’s own words rather than words it mentions in passing', async () => {
     const topicality = FEATURES.indexOf('topicality');
     const onTopic = await index.trace('Are parcel server responses compressed with gzip?');
