@@ -599,12 +599,14 @@ export class DocIndex {
     const ranked = retrieval.documents.map((d) => d.doc.title);
 
     // 3. Evidence, and 4. the decision.
-    // The tagger tells what kind of word a missing one is; with no question word missing it has nothing to say.
-    const tagged = terms.some((t) => !t.known) ? await tagQuestion(question) : undefined;
+    // The tagger tells what kind of word a missing one is (with no question word missing it has nothing to
+    // say) and, when the question says "like", whether it gives an example with it.
+    const useAsides = this.tuning.asideWeight < 1;
+    const tagged = terms.some((t) => !t.known) || (useAsides && /\blike\b/i.test(question)) ? await tagQuestion(question) : undefined;
+    const asides = useAsides ? asideTerms(question, stemmer, tagged?.likeIsPreposition ?? [], { context: this.tuning.asideContext }) : undefined;
     const words = {
       nonNouns: tagged?.nonNouns,
-      asides:
-        tagged && this.tuning.asideWeight < 1 ? asideTerms(question, stemmer, tagged.likeIsPreposition, { context: this.tuning.asideContext }) : undefined,
+      asides,
       asideWeight: this.tuning.asideWeight,
       specificity: this.tuning.wordSpecificity ? specificity(this.tuning.everydayFloor) : undefined,
       englishRank,
