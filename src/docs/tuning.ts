@@ -3,9 +3,10 @@
  * it, and the components `npm run eval -- --ablate NAME` can switch off to show what they earn.
  *
  * How values are judged: `npm run eval` over the vendored corpora of different shapes (scripts/eval/corpora:
- * a web framework's guides, a CLI manual in one page per command, a CLI manual in a few long chapters, a
+ * a web framework's guides, CLI manuals in one page per command, a CLI manual in a few long chapters, a
  * framework manual in reStructuredText, a site generator's guide, a core-library API reference, a client
- * library's API reference) and the package READMEs. A value is kept when it raises the mean over the
+ * library's API reference, a logging library's manual, a CLI library's Sphinx manual, a formatter's options
+ * reference) and the package READMEs. A value is kept when it raises the mean over the
  * development corpora without lowering the worst corpus by more than noise (two standard errors of the rate,
  * printed by the eval; one question is 0.017–0.033 of a corpus). The lockbox corpus is never used to choose.
  */
