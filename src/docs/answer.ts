@@ -86,6 +86,8 @@ export function specificCoverage(candidate: Candidate, terms: QueryTerm[], weigh
 const ASKS_NAME =
   /\b(which|what)\b[^?.]{0,30}?\b(option|setting|flag|method|function|property|parameter|param|field|hook|event|variable|command|api|helper|package|module|plugin)s?\b/i;
 const NAMES_CODE = /`[^`\n]+`/;
+/** How a sentence that qualifies the one before it begins: a contrast. */
+const QUALIFIES = /^(?:However|But|Yet|Otherwise|Instead|Nevertheless|Nonetheless|Still|Though|Although|Except)\b/;
 function unitScore(
   unit: Unit,
   present: Set<string>,
@@ -170,6 +172,18 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
   const withContext = (q: Quote) => {
     take(q);
     const siblings = siblingsOf(q);
+    // A sentence is not quoted without the next one of its paragraph when that one qualifies it ("However,
+    // … the stream has already started"): quoted alone, it would say more than the documentation does.
+    const qualifier = siblings[q.unit.index + 1];
+    if (
+      q.unit.kind === 'sentence' &&
+      qualifier &&
+      qualifier.unit.kind === 'sentence' &&
+      qualifier.unit.block === q.unit.block &&
+      QUALIFIES.test(qualifier.unit.text) &&
+      fits(qualifier)
+    )
+      take(qualifier);
     // "… the following modules:" is answered by the list (or code) after it, also across a sentence or two
     // ("Install the executable:") in between.
     if (q.unit.text.endsWith(':') || LABEL.test(q.unit.text)) {
@@ -256,7 +270,22 @@ export interface Citation {
  * `From <document> › <section> [n]:`, where n numbers the (document, section) pairs in the order they are
  * first quoted; returns them as `cited`, so that sources[n-1] is exactly what [n] marks.
  */
-export function renderQuotes(quotes: Quote[], title: (c: Candidate) => string): { text: string; cited: Citation[] } {
+export function renderQuotes(given: Quote[], title: (c: Candidate) => string): { text: string; cited: Citation[] } {
+  // What one [n] cites is quoted in one place: a section's quotes from several of its passages together, in
+  // document order, where the section is first quoted.
+  const keyOf = (q: Quote) => `${q.candidate.doc.id}\u0000${q.unit.section ?? q.candidate.chunk.section}`;
+  const firstAt = new Map<string, number>();
+  given.forEach((q, i) => firstAt.has(keyOf(q)) || firstAt.set(keyOf(q), i));
+  const quotes = given
+    .map((q, i) => ({ q, i }))
+    .sort((a, b) => {
+      const ka = firstAt.get(keyOf(a.q))!;
+      const kb = firstAt.get(keyOf(b.q))!;
+      if (ka !== kb) return ka - kb;
+      if (a.q.candidate === b.q.candidate) return a.i - b.i;
+      return a.q.candidate.chunk.ord - b.q.candidate.chunk.ord || a.i - b.i;
+    })
+    .map((x) => x.q);
   const parts: string[] = [];
   const cited: Citation[] = [];
   let current: string | undefined;

@@ -66,6 +66,19 @@ describe('selectQuotes', () => {
     expect(quoted(quotes)).toEqual(['Set the colour with the `tint` option.']);
   });
 
+  it('never quotes a sentence without the next one of its paragraph when that one qualifies it', () => {
+    const p = passage(
+      'The stream closes after the callback runs. `onError` handles errors before the response is sent. However, once the callback runs the stream has already started, so it cannot be replaced.\n\nStreams are lazy.',
+    );
+    // Without the lead's continuation, so that only the qualifier brings the next sentence.
+    const tuning = { ...TUNING, leadContinuation: false };
+    const quotes = selectQuotes([p], [qterm('onError', 3), qterm('errors', 2)], { ...DEFAULT_ANSWER_OPTIONS, maxUnits: 1, tuning });
+    expect(quoted(quotes)).toEqual([
+      '`onError` handles errors before the response is sent.',
+      'However, once the callback runs the stream has already started, so it cannot be replaced.',
+    ]);
+  });
+
   it('leads with the best unit of a later passage when the primary passage barely answers, and renders it first', () => {
     const primary = passage('Verify webhook payloads before you parse them.', { doc: 'a' });
     const later = passage('Browsers are refused unless `allowBrowser` is set: the key would be exposed in client code.', { doc: 'a', weight: 0.8 });
@@ -421,6 +434,34 @@ describe('the lead’s continuation', () => {
 });
 
 describe('quotes that read cleanly', () => {
+  it('quotes what one [n] cites in one place: a section quoted from two of its passages together, in document order', () => {
+    const at = (text: string, section: string, ord: number) => {
+      const p = passage(text, { doc: 'guide' });
+      Object.assign(p.candidate.chunk, { section, ord, chunk_id: `${section}:${ord}` });
+      return p;
+    };
+    const later = at('Set `depth` to stop early.', 'Guide › Options', 4);
+    const other = at('Run it with `walk()`.', 'Guide › Usage', 1);
+    const earlier = at('Options are read once.', 'Guide › Options', 3);
+    const quote = (p: ReturnType<typeof at>) => ({
+      unit: unitsOf(p.candidate.chunk.text, 1200)[0]!,
+      candidate: p.candidate,
+      source: 1,
+      score: 1,
+      covers: new Set<string>(),
+    });
+    expect(renderQuotes([quote(later), quote(other), quote(earlier)], () => 'guide.md').text).toBe(
+      [
+        'From guide.md › Guide › Options [1]:',
+        '> Options are read once.',
+        '> Set `depth` to stop early.',
+        '',
+        'From guide.md › Guide › Usage [2]:',
+        '> Run it with `walk()`.',
+      ].join('\n'),
+    );
+  });
+
   it('quotes the rows of one table under one header, rows intact', () => {
     const table = '| Option | Default |\n| --- | --- |\n| `retries` | `3` |\n| `timeout` | `10s` |';
     const p = passage(`The options:\n\n${table}`);
