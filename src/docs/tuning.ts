@@ -6,7 +6,8 @@
  * a web framework's guides, CLI manuals in one page per command, a CLI manual in a few long chapters, a
  * framework manual in reStructuredText, a site generator's guide, a core-library API reference, a client
  * library's API reference, a logging library's manual, a CLI library's Sphinx manual, a formatter's options
- * reference) and the package READMEs. A value is kept when it raises the mean over the
+ * reference, a web framework's object reference, a test runner's per-option configuration pages) and the
+ * package READMEs. A value is kept when it raises the mean over the
  * development corpora without lowering the worst corpus by more than noise (two standard errors of the rate,
  * printed by the eval; one question is 0.017–0.033 of a corpus). The lockbox corpus is never used to choose.
  */
