@@ -11,7 +11,7 @@ import { analyze, type Stemmer } from './tokens.js';
 import type { ChunkRow, DocumentRow } from '../storage/chunks.js';
 
 /** Bumped when analysis changes, so re-ingesting refreshes every document. */
-export const ANALYZER_VERSION = 'a10';
+export const ANALYZER_VERSION = 'a11';
 
 export interface AnalysisOptions {
   chunk: ChunkOptions;
@@ -161,6 +161,10 @@ export function prepareDocument(input: PrepareInput, options: AnalysisOptions = 
       head_terms: head.map((t) => t.term).join(' '),
     };
   });
+  // Words only the title field holds (a page's title, top heading or description) are still the
+  // documentation's words: counted in no passage, but known, so a question using them is not told they are missing.
+  const heading = [titleWords(input.title), parsed.title ?? '', root, parsed.description ?? ''].join(' \n ');
+  for (const t of analyze(heading, { stemmer: options.stemmer })) if (!vocab.has(t.term)) vocab.set(t.term, 0);
   return {
     doc: {
       doc_id: docId,
@@ -177,7 +181,7 @@ export function prepareDocument(input: PrepareInput, options: AnalysisOptions = 
       vocab: JSON.stringify(Object.fromEntries(vocab)),
       idents: [...idents].join(' '),
       names: '',
-      title_terms: titleTerms([titleWords(input.title), parsed.title ?? '', root, parsed.description ?? ''].join(' \n ')),
+      title_terms: titleTerms(heading),
       content: input.content,
     },
     chunks,

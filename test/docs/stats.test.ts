@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CorpusStats } from '../../src/docs/stats.js';
-import { titleTerms } from '../../src/docs/prepare.js';
+import { prepareDocument, titleTerms } from '../../src/docs/prepare.js';
 import { spellingVariants } from '../../src/docs/tokens.js';
 import { queryTerms } from '../../src/docs/question.js';
 import type { DocumentRow } from '../../src/storage/chunks.js';
@@ -69,5 +69,23 @@ describe('spelling', () => {
       ['color', 'colour', true],
     ]);
     expect(queryTerms('How do I initialise the colour?', stats, 'porter', { spelling: false }).every((t) => !t.known)).toBe(true);
+  });
+});
+
+describe('words only the title field holds', () => {
+  it('are known to the documentation, counted in no passage', () => {
+    const prepared = prepareDocument({
+      title: 'guide.md',
+      library: 'docs',
+      origin: 'test',
+      contentType: 'markdown',
+      content: '---\ndescription: Shipping reports nightly\n---\n# Widget\n\n## Colours\n\nSet the colour with the `tint` option.\n',
+    });
+    const vocab = JSON.parse(prepared.doc.vocab) as Record<string, number>;
+    expect(vocab).toMatchObject({ widget: 0, guid: 0, ship: 1, colour: 1, tint: 1 });
+    const stats = new CorpusStats([{ ...prepared.doc, doc_id: 'guide' }]);
+    const terms = queryTerms('Can the widget guide ship reports?', stats, 'porter');
+    expect(terms.filter((t) => !t.known).map((t) => t.surface)).toEqual([]);
+    expect(stats.docs.get('guide')!.chunkFrequency('widget')).toBe(0);
   });
 });
