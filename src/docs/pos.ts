@@ -46,6 +46,7 @@ export interface TaggedQuestion {
   likeIsPreposition: boolean[];
 }
 
+/** One pass of the tagger over the question: its words that are not nouns, and what each "like" in it is. */
 export async function tagQuestion(question: string): Promise<TaggedQuestion> {
   const nlp = await load();
   const nonNouns = new Set<string>();
