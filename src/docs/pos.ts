@@ -32,15 +32,11 @@ const OTHER_TAGS = new Set([
   'Copula',
 ]);
 
-/**
- * The question's words (lower-cased, as written) that are not nouns: tagged as verb, adjective, adverb or a
- * function word and not as a noun. Words the tagger does not know count as nouns (unknown names).
- */
-export async function nonNounWords(question: string): Promise<Set<string>> {
-  return (await tagQuestion(question)).nonNouns;
-}
-
 export interface TaggedQuestion {
+  /**
+   * The question's words (lower-cased, as written) that are not nouns: tagged as verb, adjective, adverb or a
+   * function word and not as a noun. Words the tagger does not know count as nouns (unknown names).
+   */
   nonNouns: Set<string>;
   /** Per occurrence of the word "like" in the question, in order: whether it is a preposition ("flags like --verbose"). */
   likeIsPreposition: boolean[];

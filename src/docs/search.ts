@@ -93,23 +93,21 @@ export async function retrieve(store: ChunkStore, stats: CorpusStats, input: Ret
     .join(' ');
   const boosts = [1, tuning.headingBoost];
   const hits = query || input.extra?.query ? await store.search(query, ['body_terms', 'head_terms'], boosts, tuning.pool, input.extra) : [];
-  // A copy's own row (its page's heading path) and score, for when the passage is credited to that page.
+  // The copies of a passage in other pages, by page, in the order the index returned them: each copy's own
+  // row (its page's heading path) and score, for when the passage is credited to that page.
   type Copy = { chunk: ChunkRow; bm25: number };
-  const byId = new Map<string, { chunk: ChunkRow; bm25: number; ftsRank?: number; vecRank?: number; copies: string[]; rows: Map<string, Copy> }>();
+  const byId = new Map<string, { chunk: ChunkRow; bm25: number; ftsRank?: number; vecRank?: number; copies: Map<string, Copy> }>();
   // With dedupe, a passage's text is its identity: a copy in another page only notes that page.
-  const byText = new Map<string, { copies: string[]; rows: Map<string, Copy> }>();
+  const byText = new Map<string, { copies: Map<string, Copy> }>();
   let rank = 0;
   for (const h of hits) {
     if (!stats.isCurrent(h.doc_id, h.version)) continue;
     const first = tuning.dedupe ? byText.get(h.text) : undefined;
     if (first) {
-      if (!first.copies.includes(h.doc_id)) {
-        first.copies.push(h.doc_id);
-        first.rows.set(h.doc_id, { chunk: h as ChunkRow, bm25: h.score });
-      }
+      if (!first.copies.has(h.doc_id)) first.copies.set(h.doc_id, { chunk: h as ChunkRow, bm25: h.score });
       continue;
     }
-    const entry = { chunk: h as ChunkRow, bm25: h.score, ftsRank: rank++, copies: [] as string[], rows: new Map<string, Copy>() };
+    const entry = { chunk: h as ChunkRow, bm25: h.score, ftsRank: rank++, copies: new Map<string, Copy>() };
     if (tuning.dedupe) byText.set(h.text, entry);
     byId.set(h.chunk_id, entry);
   }
@@ -122,7 +120,7 @@ export async function retrieve(store: ChunkStore, stats: CorpusStats, input: Ret
       if (entry) entry.vecRank = i;
       else {
         const chunk = fetched.get(v.chunk_id);
-        if (chunk) byId.set(v.chunk_id, { chunk, bm25: 0, vecRank: i, copies: [], rows: new Map() });
+        if (chunk) byId.set(v.chunk_id, { chunk, bm25: 0, vecRank: i, copies: new Map() });
       }
     });
   }
@@ -135,10 +133,11 @@ export async function retrieve(store: ChunkStore, stats: CorpusStats, input: Ret
   for (const entry of byId.values()) {
     // A passage that several pages carry word for word counts for the one the question names most (`cargo
     // test`'s copy of the common options, not `cargo bench`'s), as that page's own passage; the others stay its copies.
-    const owner = [entry.chunk.doc_id, ...entry.copies].reduce((best, id) => ((titles.get(id) ?? 0) > (titles.get(best) ?? 0) ? id : best));
-    const own = entry.rows.get(owner) ?? entry;
+    const pages = [...entry.copies.keys()];
+    const owner = [entry.chunk.doc_id, ...pages].reduce((best, id) => ((titles.get(id) ?? 0) > (titles.get(best) ?? 0) ? id : best));
+    const own = entry.copies.get(owner) ?? entry;
     const doc = stats.docs.get(owner)!;
-    const copies = owner === entry.chunk.doc_id ? entry.copies : [entry.chunk.doc_id, ...entry.copies.filter((id) => id !== owner)];
+    const copies = owner === entry.chunk.doc_id ? pages : [entry.chunk.doc_id, ...pages.filter((id) => id !== owner)];
     const { matched, coverage } = matchOf(own.chunk, terms);
     let base = own.bm25;
     let fused: number | undefined;
