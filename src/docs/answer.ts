@@ -163,13 +163,17 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
   const fits = (q: Quote, slack = 1) => used + q.unit.text.length <= options.maxChars * slack;
   // A sentence an API reference repeats under sibling sections (a class and its promise twin) is quoted once.
   const isCopy = (q: Quote) => chosen.some((c) => c !== q && c.unit.text === q.unit.text);
+  // Introducing sentences left out because what they introduce did not fit (see withContext).
+  const dangling = new Set<Quote>();
   const take = (q: Quote) => {
-    if (chosen.includes(q) || isCopy(q)) return;
+    if (chosen.includes(q) || isCopy(q) || dangling.has(q)) return;
     chosen.push(q);
     used += q.unit.text.length;
   };
   const siblingsOf = (q: Quote) => perPassage[passages.findIndex((p) => p.candidate === q.candidate)]!;
   const withContext = (q: Quote) => {
+    if (dangling.has(q)) return;
+    const fresh = !chosen.includes(q);
     take(q);
     const siblings = siblingsOf(q);
     // A sentence is not quoted without the next one of its paragraph when that one qualifies it ("However,
@@ -187,6 +191,7 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
     // "… the following modules:" is answered by the list (or code) after it, also across a sentence or two
     // ("Install the executable:") in between.
     if (q.unit.text.endsWith(':') || LABEL.test(q.unit.text)) {
+      const before = chosen.length;
       const between: Quote[] = [];
       for (const next of siblings.slice(q.unit.index + 1)) {
         // A long listing is quoted by the parts of it that answer, chosen on their own.
@@ -204,6 +209,14 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
         for (const b of between.splice(0)) take(b);
         take(next);
       }
+      // "… three options can be specified:" without what it introduces would end its quote in mid-air: such a
+      // sentence is quoted only with it (or when it leads the answer, for what it says itself).
+      if (fresh && chosen.length === before && q !== lead && !q.covers.size && q.unit.text.endsWith(':') && chosen.includes(q)) {
+        chosen.splice(chosen.indexOf(q), 1);
+        used -= q.unit.text.length;
+        dangling.add(q);
+        return;
+      }
     }
     // A code block reads better after the sentence that introduces it.
     const start = q.unit.excerpt ? siblings.findIndex((s) => s.unit.block === q.unit.block) : q.unit.index;
@@ -211,6 +224,16 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
     if (q.unit.kind === 'code' && prev && prev.unit.kind !== 'code' && fits(prev, 1.3)) take(prev);
   };
   withContext(lead);
+  // A section found by its heading rather than by its sentences ("What does shrinkwrap do?" under "####
+  // `shrinkwrap`", whose units are a Default / Type list and a sentence that never repeats the name) is
+  // about what is asked as a whole: its units are quoted in order, from the first, while they fit.
+  if (tuning.headingSections && headingAnswers(lead, terms, weightsByDoc.get(lead.candidate.doc.id)!))
+    for (const s of siblingsOf(lead)) {
+      if (s.unit.section !== lead.unit.section) continue;
+      if (s.unit.excerpt || chosen.length >= maxUnits || !fits(s)) break;
+      withContext(s);
+      if (!chosen.includes(s)) break;
+    }
   // The sentence that names the question's words often only sets up the answer, which comes next: the lead's
   // following unit of the same section comes along.
   const afterLead = siblingsOf(lead)[lead.unit.index + 1];
@@ -242,7 +265,7 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
     let best: Quote | undefined;
     let bestGain = 0;
     for (const q of pool) {
-      if (chosen.includes(q) || isCopy(q) || !fits(q)) continue;
+      if (chosen.includes(q) || isCopy(q) || dangling.has(q) || !fits(q)) continue;
       let novel = 0;
       for (const t of q.covers) if (!covered.has(t)) novel += weightOf.get(t)!;
       const gain = (novel / totalIdf) * (q.score / (lead.score || 1)) + tuning.noveltyShare * q.score;
@@ -253,10 +276,25 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
     }
     if (!best) break;
     withContext(best);
+    // Whatever was not quoted after all is not offered again.
+    if (!chosen.includes(best)) dangling.add(best);
   }
   // The lead's passage first, then the others in rank order; units in document order within a passage.
   const order = new Map(passages.map((p, i) => [p.candidate, i === leadPassage ? -1 : i]));
   return chosen.sort((a, b) => order.get(a.candidate)! - order.get(b.candidate)! || a.unit.index - b.unit.index);
+}
+
+/** Whether the lead's section heading names more of the question than the lead unit itself does. */
+function headingAnswers(lead: Quote, terms: QueryTerm[], weights: Map<string, number>): boolean {
+  const heading = new Set(lead.candidate.chunk.head_terms.split(' '));
+  let byHeading = 0;
+  let byLead = 0;
+  for (const t of terms) {
+    const w = weights.get(t.term) ?? t.idf;
+    if (lead.covers.has(t.term)) byLead += w;
+    else if (heading.has(t.term)) byHeading += w;
+  }
+  return byHeading > byLead;
 }
 
 /** What one `[n]` of an answer cites: a document and the section quoted from it. */

@@ -168,6 +168,13 @@ export interface Tuning {
    * instead (2026-11-25, late): answer match +2 / −2 and +2 / −4 questions (mean 0.806 → 0.806 / 0.802).
    */
   leadContinuation: boolean;
+  /**
+   * A lead unit whose section heading names more of the question than the unit does brings its section's
+   * units in order (src/docs/answer.ts headingAnswers): "What does shrinkwrap do?" under "#### `shrinkwrap`".
+   * On the fourteen development corpora (2026-11-26, sixth session) 2 of 900 answers change and no outcome
+   * moves: their questions spell out what they ask; kept for the short question a manual's reader types.
+   */
+  headingSections: boolean;
 
   // Compose (src/docs/answer.ts selectQuotes, src/docs/index.ts passages). First measured on the shared set
   // and a held-out README set (answer match, shared / holdout); re-measured on the corpora where noted.
@@ -286,6 +293,7 @@ export const TUNING: Readonly<Tuning> = Object.freeze({
   spelling: true,
   alternativeWeight: 0.5,
   leadContinuation: true,
+  headingSections: true,
   wordSpecificity: true,
   everydayFloor: 0.5,
   asideWeight: 0.3,
@@ -321,6 +329,7 @@ export const ABLATIONS: Record<string, Ablation> = {
   headings: { about: 'the heading field of passages in BM25', off: { headingBoost: 0 } },
   dedupe: { about: 'identical passages counted once', off: { dedupe: false } },
   spelling: { about: 'British/American spelling variants found in the documentation', off: { spelling: false } },
+  'heading-sections': { about: 'a section found by its heading quoted from its start', off: { headingSections: false } },
   'lead-continuation': { about: 'the answer’s lead unit bringing the unit that follows it', off: { leadContinuation: false } },
   'small-pool': { about: 'the large candidate pool (40 passages instead)', off: { pool: 40 } },
   'name-questions': { about: 'units naming code ranked up for a question asking which option, method or setting', off: { nameBoost: 0 } },

@@ -30,6 +30,8 @@ export interface CodeExcerpt {
 }
 
 const LIST_ITEM = /^\s{0,6}([-*+]|\d+[.)])\s+/;
+/** A list item that can begin a list in the middle of a paragraph (CommonMark: a bullet, or an ordered item numbered 1). */
+const LIST_INTERRUPTS = /^\s{0,6}([-*+]|1[.)])\s+\S/;
 /** A run of a long block's lines without blank lines longer than this is cut into entries. */
 const CODE_GROUP_LINES = 4;
 const COMMENT_LINE = /^\s*(\/\/|\/\*|\*|#(?!!)|--\s)/;
@@ -141,7 +143,12 @@ export function unitsOf(text: string, longCode: number): Unit[] {
       continue;
     }
     if (!line.trim()) flushPara();
-    else para.push(line);
+    else {
+      // A list may interrupt a paragraph ("… can be specified:" and its items on the next lines): the items
+      // are a list of their own, not words of the sentence before them.
+      if (para.length && !LIST_ITEM.test(para[0]!) && !para[0]!.trim().startsWith('|') && LIST_INTERRUPTS.test(line)) flushPara();
+      para.push(line);
+    }
     i++;
   }
   flushPara();

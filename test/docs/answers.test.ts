@@ -79,6 +79,31 @@ describe('selectQuotes', () => {
     ]);
   });
 
+  it('quotes a section found by its heading from its start: its units need not repeat the name the heading gives', () => {
+    const p = passage('* Default: true\n* Type: Boolean\n\nAlias for `lockfile=true`.\n\nUnrelated closing words here.');
+    p.candidate.chunk.head_terms = analyze('Configuration shrinkwrap')
+      .map((t) => t.term)
+      .join(' ');
+    const terms = [qterm('shrinkwrap', 3)];
+    expect(quoted(selectQuotes([p], terms, { ...DEFAULT_ANSWER_OPTIONS, maxUnits: 3 }))).toEqual([
+      '* Default: true',
+      '* Type: Boolean',
+      'Alias for `lockfile=true`.',
+    ]);
+    // Off, the first unit and the one after it (the lead's continuation) are all a heading-only match gets.
+    const tuning = { ...TUNING, headingSections: false };
+    expect(quoted(selectQuotes([p], terms, { ...DEFAULT_ANSWER_OPTIONS, maxUnits: 3, tuning }))).toEqual(['* Default: true', '* Type: Boolean']);
+  });
+
+  it('does not end a heading-found section on a sentence that introduces what does not fit', () => {
+    const items = Array.from({ length: 3 }, (_, i) => `* \`opt${i}\`: ${'a long description of the option '.repeat(60)}`).join('\n');
+    const p = passage(`* Default: none\n\nIf an object is supplied, three options can be specified:\n${items}`);
+    p.candidate.chunk.head_terms = analyze('redact')
+      .map((t) => t.term)
+      .join(' ');
+    expect(quoted(selectQuotes([p], [qterm('redact', 3)], { ...DEFAULT_ANSWER_OPTIONS, maxUnits: 4 }))).toEqual(['* Default: none']);
+  });
+
   it('leads with the best unit of a later passage when the primary passage barely answers, and renders it first', () => {
     const primary = passage('Verify webhook payloads before you parse them.', { doc: 'a' });
     const later = passage('Browsers are refused unless `allowBrowser` is set: the key would be exposed in client code.', { doc: 'a', weight: 0.8 });
@@ -210,6 +235,19 @@ describe('long code listings', () => {
       { from: 4, to: 5 },
       { from: 6, to: 6 },
     ]);
+  });
+
+  it('reads a list that interrupts a paragraph as a list: its items are not words of the sentence before them', () => {
+    const units = unitsOf(
+      'If an object is supplied, two options can be specified:\n  * `paths` (array): Required.\n    See the syntax.\n  * `censor` (String): Optional.\nAfter 2. words.',
+      1200,
+    );
+    expect(units.map((u) => [u.kind, u.text])).toEqual([
+      ['sentence', 'If an object is supplied, two options can be specified:'],
+      ['item', '* `paths` (array): Required. See the syntax.'],
+      ['item', '* `censor` (String): Optional. After 2. words.'],
+    ]);
+    expect(units[1]!.block).toBe(units[0]!.block + 1);
   });
 
   it('keeps a code block within the answer budget whole, and cuts a longer one into parts of it', () => {
