@@ -685,12 +685,90 @@ function directiveLabel(name: string, arg: string): string[] {
   return arg ? [arg] : [];
 }
 
+/** The most lines an HTML table written in markdown may span to be read as a table (beyond: left as lines). */
+const HTML_TABLE_LINES = 2000;
+
+/**
+ * An HTML table written in markdown (`<table>` … `</table>`, on one line or many) read as a markdown table:
+ * a row a line, its cells' text between pipes (`<code>` as code, line breaks as spaces), under a rule when
+ * its first row is of header cells, so that a row is quoted whole and under its header. Fenced code stays as
+ * written. Text on the lines of its tags outside the table stays, a paragraph of its own.
+ */
+export function htmlTables(text: string): string {
+  if (!/<table\b/i.test(text)) return text;
+  const lines = text.split('\n');
+  // The first line at or after each that closes a table (-1: none), so that finding a table's end costs one pass.
+  const nextClose: number[] = new Array<number>(lines.length + 1).fill(-1);
+  for (let j = lines.length - 1; j >= 0; j--) nextClose[j] = /<\/table\s*>/i.test(lines[j]!) ? j : nextClose[j + 1]!;
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const open = fenceAt(line);
+    if (open) {
+      const { next } = fencedBlock(lines, i + 1, open);
+      out.push(...lines.slice(i, next));
+      i = next - 1;
+      continue;
+    }
+    const start = line.search(/<table\b/i);
+    if (start < 0) {
+      out.push(line);
+      continue;
+    }
+    const sameLine = /<\/table\s*>/i.test(line.slice(start));
+    const end = sameLine ? i : (nextClose[i + 1] ?? -1);
+    if (end < 0 || end - i >= HTML_TABLE_LINES) {
+      out.push(line);
+      continue;
+    }
+    const html = lines.slice(i, end + 1).join('\n');
+    const close = /<\/table\s*>/i.exec(html.slice(start))!;
+    const tableEnd = start + close.index + close[0].length;
+    const before = html.slice(0, start).trim();
+    const after = html.slice(tableEnd).trim();
+    out.push(...(before ? [before] : []), '', ...tableRows(html.slice(start, tableEnd)), '', ...(after ? [after] : []));
+    i = end;
+  }
+  return out.join('\n');
+}
+
+type HtmlNode = ReturnType<typeof parseHtml>['children'][number];
+
+/** A table element's rows as markdown table lines (see htmlTables). */
+function tableRows(html: string): string[] {
+  const dom = parseHtml(html);
+  const cellText = (nodes: HtmlNode[]): string =>
+    nodes
+      .map((n) => {
+        if (DomUtils.isText(n)) return n.data;
+        if (!DomUtils.isTag(n)) return '';
+        if (n.name === 'br') return ' ';
+        if (n.name === 'code') return `\`${DomUtils.textContent(n).replace(/\s+/g, ' ').trim()}\``;
+        return ` ${cellText(n.children)} `;
+      })
+      .join('');
+  const rows = DomUtils.findAll((e) => e.name === 'tr', dom.children).map((tr) => {
+    const cells = tr.children.filter(DomUtils.isTag).filter((c) => c.name === 'td' || c.name === 'th');
+    return {
+      header: cells.length > 0 && cells.every((c) => c.name === 'th'),
+      cells: cells.map((c) => cellText(c.children).replace(/\s+/g, ' ').trim().replace(/\|/g, '\\|')),
+    };
+  });
+  const out: string[] = [];
+  rows.forEach((row, k) => {
+    if (!row.cells.length) return;
+    out.push(`| ${row.cells.join(' | ')} |`);
+    if (k === 0 && row.header) out.push(`|${' --- |'.repeat(row.cells.length)}`);
+  });
+  return out;
+}
+
 export function parseDocument(content: string, type: ContentType): ParsedDocument {
   const text = content.replace(/\r\n?/g, '\n');
   if (type === 'html') {
     return htmlToMarkdownish(text);
   }
   const { meta, body } = type === 'markdown' || type === 'text' ? splitFrontMatter(text) : { meta: {}, body: text };
-  const normalised = type === 'rst' ? rstToMarkdownish(body) : type === 'markdown' ? mystRoles(siteMarkdown(unquoteMarkdown(body))) : body;
+  const normalised = type === 'rst' ? rstToMarkdownish(body) : type === 'markdown' ? mystRoles(siteMarkdown(htmlTables(unquoteMarkdown(body)))) : body;
   return { body: normalised, title: meta.title, description: meta.description ?? meta.summary };
 }
