@@ -16,7 +16,7 @@ import { TUNING } from './tuning.js';
 export const SECTION_SEPARATOR = ' › ';
 
 /** Changing how documents are cut changes this, so that re-ingesting re-chunks unchanged files. */
-export const CHUNKER_VERSION = 'c8';
+export const CHUNKER_VERSION = 'c9';
 
 export interface ChunkOptions {
   /** Target upper size of a passage, in characters (code blocks may exceed it; they are never cut). */
@@ -269,7 +269,19 @@ function packLines(groups: string[][], maxChars: number, head: string[]): string
     const text = group.join('\n');
     if (headSize + text.length > maxChars) {
       emit();
-      out.push(...splitLongText(head.length ? [...head, text].join('\n') : text, maxChars));
+      // An item too long alone is cut between its nested items, then between its lines: lines stay lines, so
+      // that nested items are never run together into one sentence. Only one line is cut as prose.
+      const nested = group.length > 1 ? subgroups(group) : [];
+      if (nested.length > 1) out.push(...packLines(nested, maxChars, head));
+      else if (group.length > 1)
+        out.push(
+          ...packLines(
+            group.map((l) => [l]),
+            maxChars,
+            head,
+          ),
+        );
+      else out.push(...splitLongText(head.length ? [...head, text].join('\n') : text, maxChars));
       continue;
     }
     if (buf.length && size + text.length + 1 > maxChars) emit();
@@ -278,6 +290,16 @@ function packLines(groups: string[][], maxChars: number, head: string[]): string
   }
   emit();
   return out;
+}
+
+/** An item's lines grouped by the nested items that begin among them (its own first lines a group of their own). */
+function subgroups(lines: string[]): string[][] {
+  const groups: string[][] = [];
+  lines.forEach((line, i) => {
+    if (!groups.length || (i > 0 && /^\s*([-*+]|\d+[.)])\s+/.test(line))) groups.push([line]);
+    else groups.at(-1)!.push(line);
+  });
+  return groups;
 }
 
 function splitLongText(text: string, maxChars: number): string[] {

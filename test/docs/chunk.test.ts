@@ -63,6 +63,63 @@ describe('structure-aware chunking', () => {
     expect(listPieces.flatMap((p) => p.text.split('\n'))).toEqual(items.flat());
   });
 
+  it('cuts one list item longer than a passage between its nested items, never running their lines together', () => {
+    const nested = Array.from({ length: 12 }, (_, i) => [
+      `  * \`option${i}\` {number} What option ${i} sets. It makes sense`,
+      `    only when option ${i - 1} is set. **Default:** \`${i}\`.`,
+    ]);
+    const list = ['# API', '', '## create(options)', '', '* `options` {Object}', ...nested.flat(), '* Returns: {Thing}'].join('\n');
+    const pieces = chunkMarkdown(list, { maxChars: 500 });
+    expect(pieces.length).toBeGreaterThan(1);
+    // Lines stay lines: every line of every piece is a line of the list, and each nested item starts a line.
+    const lines = pieces.flatMap((p) => p.text.split('\n')).filter(Boolean);
+    expect(lines).toEqual(['* `options` {Object}', ...nested.flat(), '* Returns: {Thing}']);
+    for (const piece of pieces) expect(piece.text.length).toBeLessThanOrEqual(500);
+  });
+
+  it('reads an HTML table written in markdown as a markdown table: a row a line under its header', () => {
+    const html = [
+      '# Options',
+      '',
+      'The options are:',
+      '<table>',
+      '  <thead><tr><th>Option</th><th>Meaning</th></tr></thead>',
+      '  <tbody>',
+      '    <tr>',
+      '      <td><code>bodyLimit</code></td>',
+      '      <td>The largest body accepted,<br>in bytes; a | b.</td>',
+      '    </tr>',
+      '    <tr><td><code>&lt;th&gt;</code></td><td>A header cell.</td></tr>',
+      '  </tbody>',
+      '</table>',
+      'After the table.',
+      '',
+      '```html',
+      '<table><tr><td>code stays</td></tr></table>',
+      '```',
+    ].join('\n');
+    expect(parseDocument(html, 'markdown').body).toBe(
+      [
+        '# Options',
+        '',
+        'The options are:',
+        '',
+        '| Option | Meaning |',
+        '| --- | --- |',
+        '| `bodyLimit` | The largest body accepted, in bytes; a \\| b. |',
+        '| `<th>` | A header cell. |',
+        '',
+        'After the table.',
+        '',
+        '```html',
+        '<table><tr><td>code stays</td></tr></table>',
+        '```',
+      ].join('\n'),
+    );
+    // Unclosed, it is left as it was.
+    expect(parseDocument('<table><tr><td>a</td>', 'markdown').body).toBe('<table><tr><td>a</td>');
+  });
+
   it('reads front matter title and description, and opens the first chunk with the description', async () => {
     const parsed = parseDocument(await fixture('api.md'), 'markdown');
     expect(parsed.title).toBe('Lumen logger API');
