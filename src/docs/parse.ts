@@ -80,6 +80,13 @@ const preFormatter: FormatCallback = (elem, walk, builder) => {
   builder.closeBlock({ trailingLineBreaks: 2 });
 };
 
+/** A table as markdown table rows (see tableRows), so that a row is quoted whole and under its header. */
+const tableFormatter: FormatCallback = (elem, _walk, builder) => {
+  builder.openBlock({ leadingLineBreaks: 2, isPre: true });
+  builder.addLiteral(tableRows(DomUtils.getOuterHTML(elem as never)).join('\n'));
+  builder.closeBlock({ trailingLineBreaks: 2 });
+};
+
 function insidePre(elem: { parent?: unknown }): boolean {
   for (let node = elem.parent as { name?: string; parent?: unknown } | null | undefined; node; node = node.parent as typeof node) {
     if (node.name === 'pre') return true;
@@ -191,7 +198,7 @@ export function htmlToMarkdownish(html: string): { body: string; title?: string;
   const { content, description } = contentOf(html);
   const body = convert(content, {
     wordwrap: false,
-    formatters: { mdHeading: headingFormatter, mdPre: preFormatter, mdCode: inlineCodeFormatter, mdAnchor: anchorFormatter },
+    formatters: { mdHeading: headingFormatter, mdPre: preFormatter, mdCode: inlineCodeFormatter, mdAnchor: anchorFormatter, mdTable: tableFormatter },
     selectors: [
       ...[1, 2, 3, 4, 5, 6].map((level) => ({ selector: `h${level}`, format: 'mdHeading', options: { level } })),
       { selector: 'pre', format: 'mdPre' },
@@ -203,7 +210,7 @@ export function htmlToMarkdownish(html: string): { body: string; title?: string;
       { selector: 'head', format: 'skip' },
       ...CHROME.map((selector) => ({ selector, format: 'skip' })),
       { selector: 'ul', options: { itemPrefix: '- ' } },
-      { selector: 'table', format: 'dataTable' },
+      { selector: 'table', format: 'mdTable' },
       // A quotation's text as text, as a markdown blockquote is read (unquoteMarkdown).
       { selector: 'blockquote', format: 'block' },
     ],
@@ -733,6 +740,8 @@ export function htmlTables(text: string): string {
 }
 
 type HtmlNode = ReturnType<typeof parseHtml>['children'][number];
+/** Elements that run within a line of text: a cell's other elements (paragraphs, lists) are apart from their neighbours. */
+const INLINE_ELEMENTS = new Set('a abbr b cite del em i ins kbd mark q s samp small span strong sub sup time u var'.split(' '));
 
 /** A table element's rows as markdown table lines (see htmlTables). */
 function tableRows(html: string): string[] {
@@ -744,7 +753,7 @@ function tableRows(html: string): string[] {
         if (!DomUtils.isTag(n)) return '';
         if (n.name === 'br') return ' ';
         if (n.name === 'code') return `\`${DomUtils.textContent(n).replace(/\s+/g, ' ').trim()}\``;
-        return ` ${cellText(n.children)} `;
+        return INLINE_ELEMENTS.has(n.name) ? cellText(n.children) : ` ${cellText(n.children)} `;
       })
       .join('');
   const rows = DomUtils.findAll((e) => e.name === 'tr', dom.children).map((tr) => {

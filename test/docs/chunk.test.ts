@@ -120,6 +120,25 @@ describe('structure-aware chunking', () => {
     expect(parseDocument('<table><tr><td>a</td>', 'markdown').body).toBe('<table><tr><td>a</td>');
   });
 
+  it('reads an HTML page’s table as a markdown table, as a table written in markdown is read', () => {
+    const page =
+      '<html><body><main><h1>Options</h1><table><thead><tr><th>Option</th><th>Meaning</th></tr></thead><tbody>' +
+      '<tr><td><code>bodyLimit</code></td><td>The largest body, <a href="/units">in bytes</a>.</td></tr>' +
+      '<tr><td><code>caseSensitive</code></td><td>Whether routes match case.</td></tr></tbody></table><p>After.</p></main></body></html>';
+    expect(parseDocument(page, 'html').body).toBe(
+      [
+        '# Options',
+        '',
+        '| Option | Meaning |',
+        '| --- | --- |',
+        '| `bodyLimit` | The largest body, in bytes. |',
+        '| `caseSensitive` | Whether routes match case. |',
+        '',
+        'After.',
+      ].join('\n'),
+    );
+  });
+
   it('reads front matter title and description, and opens the first chunk with the description', async () => {
     const parsed = parseDocument(await fixture('api.md'), 'markdown');
     expect(parsed.title).toBe('Lumen logger API');
