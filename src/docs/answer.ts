@@ -5,6 +5,7 @@
  * Quoted text is data: every line of it is rendered as a `>` quotation under its source, so instructions
  * that a document may contain reach the reader as quoted documentation, never as the answer's own words.
  */
+import { SECTION_SEPARATOR } from './chunk.js';
 import { analyze, type Stemmer } from './tokens.js';
 import type { QueryTerm } from './question.js';
 import { coverageOf, type Candidate } from './search.js';
@@ -157,7 +158,17 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
   // The best unit of the best document leads, so that sources[0] is the best-ranked document. Letting a far
   // better unit of another document lead (the primary's at half its score or less) measured hit@1 mean 0.796
   // against 0.805 over the development corpora, answer match the same.
-  const lead = ranked.find((q) => q.source === passages[0]!.source) ?? primaryBest ?? ranked[0]!;
+  // A best passage found by its heading rather than its sentences (see headingAnswers) leads with its section.
+  // (unless a unit elsewhere in its document names more of the question than that section, heading and all).
+  const docBest = ranked.find((q) => q.source === passages[0]!.source);
+  const primaryWeights = primaryBest && weightsByDoc.get(primaryBest.candidate.doc.id)!;
+  const bySection =
+    tuning.headingSections &&
+    primaryBest !== undefined &&
+    headingAnswers(primaryBest, terms, primaryWeights!, options.stemmer) &&
+    (!docBest ||
+      namedWeight(primaryBest, terms, primaryWeights!, true, options.stemmer) > namedWeight(docBest, terms, primaryWeights!, false, options.stemmer));
+  const lead = bySection ? perPassage[0]!.find((q) => q.unit.section === primaryBest.unit.section)! : (docBest ?? primaryBest ?? ranked[0]!);
   const chosen: Quote[] = [];
   let used = 0;
   const fits = (q: Quote, slack = 1) => used + q.unit.text.length <= options.maxChars * slack;
@@ -227,7 +238,7 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
   // A section found by its heading rather than by its sentences ("What does shrinkwrap do?" under "####
   // `shrinkwrap`", whose units are a Default / Type list and a sentence that never repeats the name) is
   // about what is asked as a whole: its units are quoted in order, from the first, while they fit.
-  if (tuning.headingSections && headingAnswers(lead, terms, weightsByDoc.get(lead.candidate.doc.id)!))
+  if (bySection)
     for (const s of siblingsOf(lead)) {
       if (s.unit.section !== lead.unit.section) continue;
       if (s.unit.excerpt || chosen.length >= maxUnits || !fits(s)) break;
@@ -284,17 +295,19 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
   return chosen.sort((a, b) => order.get(a.candidate)! - order.get(b.candidate)! || a.unit.index - b.unit.index);
 }
 
-/** Whether the lead's section heading names more of the question than the lead unit itself does. */
-function headingAnswers(lead: Quote, terms: QueryTerm[], weights: Map<string, number>): boolean {
-  const heading = new Set(lead.candidate.chunk.head_terms.split(' '));
-  let byHeading = 0;
-  let byLead = 0;
-  for (const t of terms) {
-    const w = weights.get(t.term) ?? t.idf;
-    if (lead.covers.has(t.term)) byLead += w;
-    else if (heading.has(t.term)) byHeading += w;
-  }
-  return byHeading > byLead;
+/** Whether a unit's section heading names more of the question than the unit itself does. */
+function headingAnswers(unit: Quote, terms: QueryTerm[], weights: Map<string, number>, stemmer: Stemmer): boolean {
+  return namedWeight(unit, terms, weights, true, stemmer) > 2 * namedWeight(unit, terms, weights, false, stemmer);
+}
+
+/**
+ * The weight of the question terms a unit names, with its section's own heading's when `withHeading` (the
+ * last of its heading path: the words of the headings above it name its neighbours too).
+ */
+function namedWeight(unit: Quote, terms: QueryTerm[], weights: Map<string, number>, withHeading: boolean, stemmer: Stemmer): number {
+  const path = unit.unit.section ?? unit.candidate.chunk.section;
+  const heading = new Set(withHeading ? analyze(path.split(SECTION_SEPARATOR).at(-1) ?? '', { stemmer }).map((t) => t.term) : []);
+  return terms.filter((t) => unit.covers.has(t.term) || heading.has(t.term)).reduce((n, t) => n + (weights.get(t.term) ?? t.idf), 0);
 }
 
 /** What one `[n]` of an answer cites: a document and the section quoted from it. */

@@ -81,9 +81,7 @@ describe('selectQuotes', () => {
 
   it('quotes a section found by its heading from its start: its units need not repeat the name the heading gives', () => {
     const p = passage('* Default: true\n* Type: Boolean\n\nAlias for `lockfile=true`.\n\nUnrelated closing words here.');
-    p.candidate.chunk.head_terms = analyze('Configuration shrinkwrap')
-      .map((t) => t.term)
-      .join(' ');
+    p.candidate.chunk.section = 'Configuration › shrinkwrap';
     const terms = [qterm('shrinkwrap', 3)];
     expect(quoted(selectQuotes([p], terms, { ...DEFAULT_ANSWER_OPTIONS, maxUnits: 3 }))).toEqual([
       '* Default: true',
@@ -95,12 +93,29 @@ describe('selectQuotes', () => {
     expect(quoted(selectQuotes([p], terms, { ...DEFAULT_ANSWER_OPTIONS, maxUnits: 3, tuning }))).toEqual(['* Default: true', '* Type: Boolean']);
   });
 
+  it('leads with the best passage’s section when its heading names what is asked, unless a unit elsewhere names more', () => {
+    const primary = passage('* Default: true\n* Type: Boolean\n\nAlias for `lockfile=true`.', { doc: 'config' });
+    primary.candidate.chunk.section = 'Config › shrinkwrap';
+    const other = passage('Dependencies are saved with an exact version.\n\nDeprecated options', { doc: 'config' });
+    other.candidate.chunk.section = 'Config › save-exact';
+    const shrinkwrap = [qterm('shrinkwrap', 3), qterm('option', 1)];
+    expect(quoted(selectQuotes([primary, other], shrinkwrap, { ...DEFAULT_ANSWER_OPTIONS, maxUnits: 3 }))).toEqual([
+      '* Default: true',
+      '* Type: Boolean',
+      'Alias for `lockfile=true`.',
+    ]);
+    // A unit of another passage that names the heading's word and more leads instead.
+    const named = passage('The `shrinkwrap` option also writes a lockfile.', { doc: 'config' });
+    named.candidate.chunk.section = 'Config › lockfiles';
+    expect(quoted(selectQuotes([primary, named], [...shrinkwrap, qterm('lockfile', 2)], { ...DEFAULT_ANSWER_OPTIONS, maxUnits: 1 }))).toEqual([
+      'The `shrinkwrap` option also writes a lockfile.',
+    ]);
+  });
+
   it('does not end a heading-found section on a sentence that introduces what does not fit', () => {
     const items = Array.from({ length: 3 }, (_, i) => `* \`opt${i}\`: ${'a long description of the option '.repeat(60)}`).join('\n');
     const p = passage(`* Default: none\n\nIf an object is supplied, three options can be specified:\n${items}`);
-    p.candidate.chunk.head_terms = analyze('redact')
-      .map((t) => t.term)
-      .join(' ');
+    p.candidate.chunk.section = 'Options › redact';
     expect(quoted(selectQuotes([p], [qterm('redact', 3)], { ...DEFAULT_ANSWER_OPTIONS, maxUnits: 4 }))).toEqual(['* Default: none']);
   });
 
