@@ -158,8 +158,8 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
   // The best unit of the best document leads, so that sources[0] is the best-ranked document. Letting a far
   // better unit of another document lead (the primary's at half its score or less) measured hit@1 mean 0.796
   // against 0.805 over the development corpora, answer match the same.
-  // A best passage found by its heading rather than its sentences (see headingAnswers) leads with its section.
-  // (unless a unit elsewhere in its document names more of the question than that section, heading and all).
+  // A best passage found by its own heading rather than by its sentences (see headingAnswers) leads with its
+  // section, unless a unit elsewhere in its document names more of the question than section and heading do.
   const docBest = ranked.find((q) => q.source === passages[0]!.source);
   const primaryWeights = primaryBest && weightsByDoc.get(primaryBest.candidate.doc.id)!;
   const bySection =
@@ -235,9 +235,9 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
     if (q.unit.kind === 'code' && prev && prev.unit.kind !== 'code' && fits(prev, 1.3)) take(prev);
   };
   withContext(lead);
-  // A section found by its heading rather than by its sentences ("What does shrinkwrap do?" under "####
-  // `shrinkwrap`", whose units are a Default / Type list and a sentence that never repeats the name) is
-  // about what is asked as a whole: its units are quoted in order, from the first, while they fit.
+  // Such a section ("What does shrinkwrap do?" under "#### `shrinkwrap`", whose units are a Default / Type
+  // list and a sentence that never repeats the name) is about what is asked as a whole: its units are quoted
+  // in order, from the first, while they fit.
   if (bySection)
     for (const s of siblingsOf(lead)) {
       if (s.unit.section !== lead.unit.section) continue;
