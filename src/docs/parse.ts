@@ -572,6 +572,14 @@ export function siteMarkdown(text: string): string {
       directiveOptions = /^\s{0,3}:{3,}[ \t]*\{/.test(line);
       continue;
     }
+    // HTML's collapsible block (`<details><summary>Title</summary>`) is labelled by its summary, as `::: details
+    // Title` is, so that the label introduces what it hides.
+    const summary = /^\s{0,3}(?:<details\b[^<>]*>\s*)?<summary\b[^<>]*>(.*?)<\/summary>\s*$/i.exec(line);
+    if (summary) {
+      const title = summary[1]!.replace(/<[^<>]*>/g, '').trim();
+      out.push('', ...(title ? [`**${title}:**`] : []));
+      continue;
+    }
     // Written so that no two parts can match the same spaces: a line of spaces costs its length, not its cube.
     if (/^(?:import\s+(?:[\w{},*]+\s+)+from\s+['"][^'"]+['"]|export\s+(?:const|default|function)\b.*);?\s*$/s.test(line)) continue;
     if (/^\s*<\/?[A-Z][\w.]*(?:\s[^<>]*)?\/?>\s*$/.test(line)) continue;

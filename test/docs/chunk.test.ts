@@ -139,6 +139,13 @@ describe('structure-aware chunking', () => {
     );
   });
 
+  it('labels an HTML collapsible block by its summary, as a `::: details` container is', () => {
+    const md = '# Setup\n\n<details>\n<summary><b>Example config</b></summary>\n\n```js\nexport default { port: 8080 }\n```\n\n</details>';
+    expect(passages(md)).toEqual(['**Example config:**\n\n```js\nexport default { port: 8080 }\n```']);
+    // In code it is code.
+    expect(passages('# Setup\n\n```html\n<summary>Kept</summary>\n```')).toEqual(['```html\n<summary>Kept</summary>\n```']);
+  });
+
   it('reads front matter title and description, and opens the first chunk with the description', async () => {
     const parsed = parseDocument(await fixture('api.md'), 'markdown');
     expect(parsed.title).toBe('Lumen logger API');
