@@ -158,16 +158,13 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
   // The best unit of the best document leads, so that sources[0] is the best-ranked document. Letting a far
   // better unit of another document lead (the primary's at half its score or less) measured hit@1 mean 0.796
   // against 0.805 over the development corpora, answer match the same.
-  // A best passage found by its own heading rather than by its sentences (see headingAnswers) leads with its
+  // A best passage found by its own heading rather than by its sentences (see sectionLeads) leads with its
   // section, unless a unit elsewhere in its document names more of the question than section and heading do.
   const docBest = ranked.find((q) => q.source === passages[0]!.source);
-  const primaryWeights = primaryBest && weightsByDoc.get(primaryBest.candidate.doc.id)!;
   const bySection =
     tuning.headingSections &&
     primaryBest !== undefined &&
-    headingAnswers(primaryBest, terms, primaryWeights!, options.stemmer) &&
-    (!docBest ||
-      namedWeight(primaryBest, terms, primaryWeights!, true, options.stemmer) > namedWeight(docBest, terms, primaryWeights!, false, options.stemmer));
+    sectionLeads(primaryBest, docBest, terms, weightsByDoc.get(primaryBest.candidate.doc.id)!, options.stemmer);
   const lead = bySection ? perPassage[0]!.find((q) => q.unit.section === primaryBest.unit.section)! : (docBest ?? primaryBest ?? ranked[0]!);
   const chosen: Quote[] = [];
   let used = 0;
@@ -295,19 +292,19 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
   return chosen.sort((a, b) => order.get(a.candidate)! - order.get(b.candidate)! || a.unit.index - b.unit.index);
 }
 
-/** Whether a unit's section heading names more of the question than the unit itself does. */
-function headingAnswers(unit: Quote, terms: QueryTerm[], weights: Map<string, number>, stemmer: Stemmer): boolean {
-  return namedWeight(unit, terms, weights, true, stemmer) > 2 * namedWeight(unit, terms, weights, false, stemmer);
-}
-
 /**
- * The weight of the question terms a unit names, with its section's own heading's when `withHeading` (the
- * last of its heading path: the words of the headings above it name its neighbours too).
+ * Whether the best passage's best unit leads with its whole section: the section's own heading (the last of
+ * its heading path; the headings above it name its neighbours too) names more of the question than the unit
+ * does, and unit and heading together name more than the document's best unit (`docBest`) does alone. Terms
+ * weigh as the units are scored (weightsFor).
  */
-function namedWeight(unit: Quote, terms: QueryTerm[], weights: Map<string, number>, withHeading: boolean, stemmer: Stemmer): number {
-  const path = unit.unit.section ?? unit.candidate.chunk.section;
-  const heading = new Set(withHeading ? analyze(path.split(SECTION_SEPARATOR).at(-1) ?? '', { stemmer }).map((t) => t.term) : []);
-  return terms.filter((t) => unit.covers.has(t.term) || heading.has(t.term)).reduce((n, t) => n + (weights.get(t.term) ?? t.idf), 0);
+function sectionLeads(primaryBest: Quote, docBest: Quote | undefined, terms: QueryTerm[], weights: Map<string, number>, stemmer: Stemmer): boolean {
+  const path = primaryBest.unit.section ?? primaryBest.candidate.chunk.section;
+  const heading = new Set(analyze(path.split(SECTION_SEPARATOR).at(-1) ?? '', { stemmer }).map((t) => t.term));
+  const weightOf = (named: (term: string) => boolean) => terms.filter((t) => named(t.term)).reduce((n, t) => n + (weights.get(t.term) ?? t.idf), 0);
+  const own = weightOf((t) => primaryBest.covers.has(t));
+  const section = weightOf((t) => primaryBest.covers.has(t) || heading.has(t));
+  return section > 2 * own && (!docBest || section > weightOf((t) => docBest.covers.has(t)));
 }
 
 /** What one `[n]` of an answer cites: a document and the section quoted from it. */

@@ -53,6 +53,8 @@ interface Section {
 export const TABLE_RULE = /^\s*(?:\|\s*)?:?-{2,}/;
 /** A list item's first line at the top level of its block (at most three spaces in), its indent captured. */
 const LIST_ITEM_START = /^(\s{0,3})([-*+]|\d+[.)])\s+/;
+/** A list item at any depth (a nested one too), its indent captured. */
+const LIST_ITEM_ANY_DEPTH = /^(\s*)([-*+]|\d+[.)])\s+/;
 
 // Line patterns whose every part ends where the next begins, so a hostile line costs its length (the text
 // after a fence marker or a heading's hashes is read in code).
@@ -245,7 +247,7 @@ function splitLongBlock(text: string, maxChars: number): string[] {
     const depth = item[1]!.length;
     const items: string[][] = [];
     for (const line of lines) {
-      const starts = /^(\s*)([-*+]|\d+[.)])\s+/.exec(line);
+      const starts = LIST_ITEM_ANY_DEPTH.exec(line);
       if (!items.length || (starts && starts[1]!.length <= depth)) items.push([line]);
       else items.at(-1)!.push(line);
     }
@@ -296,7 +298,7 @@ function packLines(groups: string[][], maxChars: number, head: string[]): string
 function subgroups(lines: string[]): string[][] {
   const groups: string[][] = [];
   lines.forEach((line, i) => {
-    if (!groups.length || (i > 0 && /^\s*([-*+]|\d+[.)])\s+/.test(line))) groups.push([line]);
+    if (!groups.length || (i > 0 && LIST_ITEM_ANY_DEPTH.test(line))) groups.push([line]);
     else groups.at(-1)!.push(line);
   });
   return groups;

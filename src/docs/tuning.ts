@@ -171,7 +171,7 @@ export interface Tuning {
   /**
    * A best passage whose own heading names more of the question than its best unit does (and than any unit
    * elsewhere in its document) leads the answer with its section, quoted from its start (src/docs/answer.ts
-   * headingAnswers): "What does shrinkwrap do?" under "#### `shrinkwrap`", whose body never repeats the name.
+   * sectionLeads): "What does shrinkwrap do?" under "#### `shrinkwrap`", whose body never repeats the name.
    * On the fourteen development corpora (2026-11-26, sixth session): answer match 0.822 → 0.824 (+1 mkdocs,
    * "What license …?" now quotes the "MkDocs License (BSD)" section; none lost), 2 of 900 answers change; on
    * the same corpora as documentation sites (`--html mixed`) +2 / −0. Counting the whole heading path instead
