@@ -139,6 +139,21 @@ describe('structure-aware chunking', () => {
     );
   });
 
+  it('reads hostile HTML tables and summaries in one pass: unclosed tables are left as written', () => {
+    // Each unclosed <table> once looked ahead up to 2,000 lines for its end: 50,000 of them took 4.9 s;
+    // one pass over the lines takes about 150 ms (measured, not asserted: tests keep no clocks).
+    const unclosed = '<table>\n'.repeat(50_000);
+    expect(parseDocument(unclosed, 'markdown').body).toBe(unclosed);
+    const tables = '<table><tr><td>a</td></tr></table>\n'.repeat(20_000);
+    expect(
+      parseDocument(tables, 'markdown')
+        .body.split('\n')
+        .filter((l) => l === '| a |'),
+    ).toHaveLength(20_000);
+    const summary = `<summary>${'</summary> '.repeat(100_000)}x`;
+    expect(parseDocument(summary, 'markdown').body).toBe(summary);
+  });
+
   it('labels an HTML collapsible block by its summary, as a `::: details` container is', () => {
     const md = '# Setup\n\n<details>\n<summary><b>Example config</b></summary>\n\n```js\nexport default { port: 8080 }\n```\n\n</details>';
     expect(passages(md)).toEqual(['**Example config:**\n\n```js\nexport default { port: 8080 }\n```']);
