@@ -65,15 +65,23 @@ function isCamel(word: string): boolean {
   return /[a-z][A-Z]/.test(word) || /(?<![A-Z])[A-Z]{2,}[a-z]/.test(word);
 }
 
-/** `nestedKey` → [nested, key]; `DEBUG_COLORS` → [debug, colors]; `__bundlerPathsOverrides` → parts. */
+/**
+ * `nestedKey` → [nested, key]; `DEBUG_COLORS` → [debug, colors]; `__bundlerPathsOverrides` → parts. An
+ * acronym keeps its letters before a version (`IPv4` → [ip, v4], not [i, pv4]) and its plural
+ * (`parseURLs` → [parse, urls], not [parse, ur, ls]).
+ */
 export function identifierParts(word: string): string[] {
   return word
+    .replace(/([A-Z]{2,})(v\d+)/g, '$1 $2')
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/(?<![A-Z])([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .replace(/(?<![A-Z])([A-Z]+)([A-Z](?!s(?![a-z]))[a-z])/g, '$1 $2')
     .split(/[^A-Za-z0-9]+/)
     .filter(Boolean)
     .map((p) => p.toLowerCase());
 }
+
+/** An acronym's plural (`URLs`, `APIs`, `IDs`) is a plural noun, read as the word (`url`), not as a name. */
+const ACRONYM_PLURAL = /^[A-Z]{2,}s$/;
 
 /** Version numbers, numbers with units and plain numbers are not identifiers. */
 function looksNumeric(span: string): boolean {
@@ -139,14 +147,15 @@ export function analyze(text: string, options: AnalyzeOptions = {}): Term[] {
     if (/^\$[A-Za-z]\w*$/.test(raw) && !compounds.has(at)) out.push({ term: raw.toLowerCase(), surface: raw, identifier: true });
     const word = raw.replace(/^[_$]+|(?<![_$])[_$]+$/g, '');
     if (!word) continue;
-    const camel = isCamel(word) || word.includes('_');
+    const camel = (isCamel(word) && !ACRONYM_PLURAL.test(word)) || word.includes('_');
     if (camel) {
       out.push({ term: word.toLowerCase(), surface: word, identifier: true });
       // `openApi3`, `jsonSchema7`: the name without its version number is what people ask for.
       const unversioned = word.replace(/(?<!\d)\d+$/, '');
       if (unversioned !== word && /[a-z][A-Z]/.test(unversioned)) out.push({ term: unversioned.toLowerCase(), surface: unversioned, identifier: true });
       for (const part of identifierParts(word)) {
-        if (!STOP_WORDS.has(part)) out.push({ term: stem(part), identifier: false });
+        // Single letters say nothing, as in prose (`OAuth2` → auth2, not also "o").
+        if (part.length > 1 && !STOP_WORDS.has(part)) out.push({ term: stem(part), identifier: false });
       }
       continue;
     }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { questionIdentifiers } from '../../src/docs/question.js';
 import { identifiersOf } from '../../src/docs/prepare.js';
-import { analyze } from '../../src/docs/tokens.js';
+import { analyze, identifierParts } from '../../src/docs/tokens.js';
 
 const terms = (text: string) => analyze(text).map((t) => t.term);
 
@@ -24,8 +24,21 @@ describe('analysis keeps code identifiers findable', () => {
     const word = 'aB'.repeat(50_000);
     const terms = analyze(`see ${word} here`);
     expect(terms.filter((t) => t.identifier).map((t) => t.surface)).toEqual([word]);
-    // Its parts: a Ba Ba … Ba B, "a" being a stop word.
-    expect(terms.filter((t) => !t.identifier).map((t) => t.term)).toEqual(['see', ...Array<string>(49_999).fill('ba'), 'b']);
+    // Its parts: a Ba Ba … Ba B, "a" being a stop word and the last "b" a single letter.
+    expect(terms.filter((t) => !t.identifier).map((t) => t.term)).toEqual(['see', ...Array<string>(49_999).fill('ba')]);
+  });
+
+  it('reads an acronym with its plural or version as the acronym, not as letters cut apart', () => {
+    // "URLs" is the plural of "URL", found where the documentation says either; no stray "ur" or "ls".
+    expect(terms('Pass several URLs')).toEqual(['pass', 'sever', 'url']);
+    expect(terms('the URL')).toEqual(['url']);
+    expect(terms('a list of IDs and APIs')).toEqual(['list', 'id', 'api']);
+    expect(analyze('IPs').every((t) => !t.identifier)).toBe(true);
+    expect(terms('call parseURLs')).toEqual(['call', 'parseurls', 'pars', 'url']);
+    expect(identifierParts('IPv4')).toEqual(['ip', 'v4']);
+    expect(identifierParts('XMLHttpRequest')).toEqual(['xml', 'http', 'request']);
+    // A single letter is no part: `OAuth2` → auth2.
+    expect(terms('OAuth2')).toEqual(['oauth2', 'auth2']);
   });
 
   it('reads words of 100,000 capitals in one pass', () => {
