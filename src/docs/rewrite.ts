@@ -3,8 +3,9 @@
  * endpoint) names the words the documentation would likely use for what the question asks, which are then
  * searched beside the question (src/docs/index.ts `alternatives`). Askers describe the goal; documentation
  * names the feature. Bounded: one short completion, abandoned after a timeout; any failure leaves the
- * question searched as asked. The rewrite only widens the search: answers still quote the documentation,
- * and refusal evidence still reads the question itself.
+ * question searched as asked. The rewrite only widens the search: answers still quote the documentation, a
+ * name the question uses that the documentation lacks still refuses, and the rest of the refusal evidence is
+ * read with the question's words and with the rewrite's, the stronger reading deciding (src/docs/index.ts).
  */
 import type { Complete } from './generate.js';
 
