@@ -32,12 +32,13 @@ export function generationPrompt(question: string, passages: Passage[]): string 
 }
 
 /**
- * The identifiers of `answer` that appear nowhere in the passages (empty when the answer is safe to give).
- * Identifiers are detected as in questions: backticked spans, calls, member paths, camelCase, snake_case,
- * flags.
+ * The identifiers of `answer` that appear nowhere in the passages, their headings included (the model is
+ * shown each passage under its document and section: an option's section `redactPaths` is named there
+ * only), empty when the answer is safe to give. Identifiers are detected as in questions: backticked
+ * spans, calls, member paths, camelCase, snake_case, flags.
  */
 export function unsupportedIdentifiers(answer: string, passages: Passage[], stemmer: Stemmer): string[] {
-  const text = passages.map((p) => p.text).join('\n');
+  const text = passages.map((p) => `${p.label}\n${p.text}`).join('\n');
   const known = identifiersOf(text, stemmer);
   const words = new Set(text.toLowerCase().split(/[^a-z0-9_$]+/));
   const lowerText = text.toLowerCase();

@@ -68,6 +68,12 @@ describe('generative answers through MCP sampling', () => {
     expect(result.answer).toMatch(/^From api\.md/);
   });
 
+  it('accepts a name the passage carries only in its heading, as the model was shown it', () => {
+    const passages = [{ source: 1, label: 'api.md › Options › redactPaths (Array)', text: 'Lists the paths whose values are hidden.' }];
+    expect(unsupportedIdentifiers('Set `redactPaths` [1].', passages, 'porter')).toEqual([]);
+    expect(unsupportedIdentifiers('Set `hidePaths` [1].', passages, 'porter')).toEqual(['hidePaths']);
+  });
+
   it('finds invented identifiers of every shape', () => {
     const passages = [{ source: 1, label: 'a', text: 'Use `lumen.destination(path)` or set `nestedKey`; pass --omit=dev to npm.' }];
     expect(unsupportedIdentifiers('Use lumen.destination() with nestedKey and --omit=dev.', passages, 'porter')).toEqual([]);
