@@ -29,6 +29,7 @@ import type { DocIndex, DocIndexOptions, QueryTrace } from '../src/docs/index.js
 import { createDocService } from '../src/docs/service.js';
 import { checkAblations, TUNING, tuningWithout } from '../src/docs/tuning.js';
 import type { QueryResult } from '../src/docs/types.js';
+import { REWRITE_MAX_CHARS, REWRITE_SYSTEM } from '../src/docs/rewrite.js';
 import { isMarkdownCorpus, LAYOUTS, renderSite, type Layout } from './html-site.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -283,6 +284,30 @@ interface RunOptions {
   /** Tuning values to try (`--set passageChars=1000,pack=false`), for measuring a change before making it. */
   set: Record<string, number | boolean>;
   embeddings: boolean;
+  /** A model's help, recorded per question id (see --keywords, --rewrites). */
+  help?: ModelHelp;
+}
+
+/**
+ * What the calling agent's model gave for each question, written beforehand by a model that saw only the
+ * question (never the documentation or the expected answers): `keywords` (rag_query's argument) and
+ * `rewrite` (its reply to the sampled query-rewrite prompt, src/docs/rewrite.ts REWRITE_SYSTEM).
+ */
+interface ModelHelp {
+  keywords?: Map<string, string[]>;
+  rewrites?: Map<string, string>;
+}
+
+/** DIR/<set>.jsonl lines `{"id", "keywords": [...], "rewrite": "..."}`; a set's name up to its first dot. */
+async function readHelp(dir: string, setName: string, field: 'keywords' | 'rewrite'): Promise<Map<string, unknown>> {
+  const file = path.join(dir, `${setName.split('.')[0]}.jsonl`);
+  if (!existsSync(file)) throw usageError(`No recorded model help for set ${setName}: expected ${file}.`);
+  const out = new Map<string, unknown>();
+  for (const line of (await readFile(file, 'utf8')).split('\n').filter((l) => l.trim())) {
+    const row = JSON.parse(line) as { id: string; keywords?: unknown; rewrite?: unknown };
+    if (row[field] !== undefined) out.set(row.id, row[field]);
+  }
+  return out;
 }
 
 async function runDocent(set: SetSpec, options: RunOptions): Promise<{ graded: Graded[]; ingest: Metrics['ingest'] }> {
@@ -305,12 +330,35 @@ async function runDocent(set: SetSpec, options: RunOptions): Promise<{ graded: G
     const env = { config, services, logger, tenant: 'eval', tenantBound: false, agentMode: false, transport: 'inproc' as const };
     await invokeTool(rag_query, { question: 'warm up' }, env);
     const graded: Graded[] = [];
+    // The recorded rewrite stands in for the client's model: it answers the rewrite prompt only (answers
+    // stay extractive), as the tool asks it, so the tool's own bounds and parsing apply.
+    let rewrite: string | undefined;
+    const client = options.help?.rewrites
+      ? {
+          sample: async (request: { system?: string }) => {
+            if (request.system !== REWRITE_SYSTEM || rewrite === undefined) throw new Error('the recorded model only rewrites questions');
+            return rewrite;
+          },
+        }
+      : undefined;
     for (const q of set.questions) {
+      const keywords = options.help?.keywords
+        ?.get(q.id)
+        ?.filter((k) => k.trim() && k.length <= 80)
+        .slice(0, 12);
+      rewrite = options.help?.rewrites?.get(q.id);
+      const args = { question: q.question, top_k: 5, ...(keywords?.length ? { keywords } : {}) };
       const started = performance.now();
-      const outcome = await invokeTool(rag_query, { question: q.question, top_k: 5 }, env);
+      const outcome = await invokeTool(rag_query, args, { ...env, ...(client ? { client } : {}) });
       const ms = performance.now() - started;
       if (!outcome.ok) throw new Error(`rag_query failed on ${set.lockbox ? 'a lockbox question' : q.id}: ${outcome.message}`);
-      const trace = await index.trace(q.question, { topK: 5, draft: true });
+      const line = rewrite
+        ?.split('\n')
+        .map((l) => l.trim())
+        .find(Boolean)
+        ?.slice(0, REWRITE_MAX_CHARS);
+      const alternatives = [...(keywords ?? []), ...(line ? [line] : [])];
+      const trace = await index.trace(q.question, { topK: 5, draft: true, ...(alternatives.length ? { alternatives } : {}) });
       const top3 = trace.retrieval?.candidates
         .slice(0, 3)
         .map((c) => c.chunk.text)
@@ -569,7 +617,7 @@ const WORST_TARGETS: { key: (typeof KEYS)[number]; bar: number }[] = [
   { key: 'ece_loco', bar: 0.1 },
 ];
 
-function printTargets(reports: SetReport[]): void {
+function printTargets(reports: SetReport[], setting: string): void {
   const dev = reports.filter((r) => r.development);
   if (!dev.length) return;
   const rows: (string | number)[][] = [['target', 'measured', 'met']];
@@ -598,7 +646,7 @@ function printTargets(reports: SetReport[]): void {
     rows.push(['shared hit@1 ≥ 0.9', f3(shared.docent.hit_at_1), shared.docent.hit_at_1 >= 0.9 ? 'yes' : 'no']);
     rows.push(['shared answer ≥ 0.9', f3(shared.docent.answer_match), shared.docent.answer_match >= 0.9 ? 'yes' : 'no']);
   }
-  process.stdout.write(`\nissue 10's targets on the development corpora (lexical default):\n${table(rows)}\n`);
+  process.stdout.write(`\nissue 10's targets on the development corpora (${setting}):\n${table(rows)}\n`);
 }
 
 /**
@@ -765,6 +813,10 @@ Options:
   --save FILE             keep per-question outcomes
   --compare FILE          count per corpus the questions gained and lost against a saved run
   --embeddings            hybrid retrieval with the configured DOCENT_EMBEDDINGS_* endpoint
+  --keywords DIR          pass rag_query the keywords recorded for each question in DIR/<set>.jsonl
+                          (lines {"id", "keywords": [...]}: what the calling agent's model would give)
+  --rewrites DIR          answer the tool's query-rewrite sampling request with the rewrite recorded in
+                          DIR/<set>.jsonl (lines {"id", "rewrite"}), as the client's model would
   -v, --verbose           print the misses (never the lockbox's)
   --dump FILE             every trace as JSON lines (never the lockbox's)
   --json                  the report as JSON
@@ -785,6 +837,8 @@ async function main(): Promise<void> {
       save: { type: 'string' },
       compare: { type: 'string' },
       embeddings: { type: 'boolean' },
+      keywords: { type: 'string' },
+      rewrites: { type: 'string' },
       json: { type: 'boolean' },
       dump: { type: 'string' },
       verbose: { type: 'boolean', short: 'v' },
@@ -860,7 +914,11 @@ async function main(): Promise<void> {
   try {
     for (const set of sets) {
       process.stderr.write(`eval: ${set.name} (${set.questions.length} questions)…\n`);
-      const { graded: g, ingest } = await runDocent(set, { ablate, set: overrides, embeddings: Boolean(values.embeddings) });
+      const help: ModelHelp = {
+        ...(values.keywords ? { keywords: (await readHelp(values.keywords, set.name, 'keywords')) as Map<string, string[]> } : {}),
+        ...(values.rewrites ? { rewrites: (await readHelp(values.rewrites, set.name, 'rewrite')) as Map<string, string> } : {}),
+      };
+      const { graded: g, ingest } = await runDocent(set, { ablate, set: overrides, embeddings: Boolean(values.embeddings), help });
       graded.set(set.name, g);
       const baseline = values.fast ? undefined : await runBaseline(set);
       reports.push({ name: set.name, lockbox: Boolean(set.lockbox), development: set.development, docent: { ...metricsOf(g), ingest }, baseline });
@@ -927,7 +985,8 @@ async function main(): Promise<void> {
       `\n${ablate.length ? `ablated: ${ablate.join(', ')}\n` : ''}${values.set ? `set: ${values.set}\n` : ''}${dropped.size ? `features left out of the fitted models: ${values['drop-features']}\n` : ''}`,
     );
     printReport(reports);
-    printTargets(reports);
+    const helped = [values.keywords && 'the recorded keywords', values.rewrites && 'the recorded rewrites'].filter(Boolean).join(' and ');
+    printTargets(reports, helped ? `with ${helped}` : values.embeddings ? 'with embeddings' : 'lexical default');
     printNoise(reports);
     printLocoDecisions(reports);
     if (fit) {
