@@ -614,13 +614,19 @@ export class DocIndex {
     let evidence = gatherEvidence(question, retrieval, identifiers, stats, words);
     const top = retrieval.documents[0];
     // Alternative wordings (the caller's keywords, a model's rewrite) that found the passages: the evidence
-    // is also read with their words, and the stronger reading decides (never against a missing identifier).
+    // is also read with their words, and a stronger reading moves it (never against a missing identifier).
     if (options.alternatives?.length && !evidence.missingStrong.length) {
       const wording = options.alternatives.join('\n');
       const altTerms = queryTerms(wording, stats, stemmer, { spelling: this.tuning.spelling }).filter((t) => t.known);
       if (altTerms.length) {
         const alt = gatherEvidence(wording, readWith(retrieval, altTerms), [], stats, { specificity: words.specificity });
-        if (answersProbability(alt.values, this.calibration) > answersProbability(evidence.values, this.calibration)) evidence = alt;
+        // A model that writes the answer reads the passages and may still find no answer in them: the
+        // stronger reading may then decide. Quoted answers have no such check: it moves the question's own
+        // evidence only part of the way (tuning.alternativeEvidence), or the product's vocabulary a model
+        // names for any question would answer what the documentation does not cover.
+        const share = options.complete ? 1 : this.tuning.alternativeEvidence;
+        if (share > 0 && answersProbability(alt.values, this.calibration) > answersProbability(evidence.values, this.calibration))
+          evidence = { ...evidence, values: evidence.values.map((v, i) => v + share * (alt.values[i]! - v)) };
       }
     }
     const confidence = confidenceOf(evidence.values, this.calibration);

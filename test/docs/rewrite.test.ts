@@ -10,19 +10,31 @@ import { FIXTURES, indexFor } from './helpers.js';
  * `rewrite`, or never when `stall` is set, and records what it was asked.
  */
 let rewrite = '';
+/** What the model answers the answer-writing prompt with (when answers are not quoted). */
+let answer = '';
 let stall = false;
 const asked: { system?: string; user: string; maxTokens: number }[] = [];
 
-/** Asked in the user's words: none of them names the option that answers (`redactPaths`). */
-const QUESTION = 'How do I keep passwords out of what gets written?';
+/**
+ * Asked in the user's words: none of them names the option that answers (`redactPaths`), and searched as
+ * asked the upgrade guide ranks first.
+ */
+const QUESTION = 'Can the upgrade hide sensitive values in the output?';
+/** The same need, with words the documentation mostly lacks ("passwords"). */
+const PARAPHRASE = 'How do I keep passwords out of what gets written?';
+const ANSWER = 'Set the `redactPaths` option: the values at those paths are replaced by a placeholder [1].';
 
-async function withHarness(overrides: Record<string, unknown>): Promise<Harness> {
-  const h = await startHarness({ overrides: { tenant: 'rw', 'docs.answers': 'extractive', ...overrides }, capabilities: { sampling: {} } });
+async function withHarness(overrides: Record<string, unknown>, answers: 'extractive' | 'model' = 'extractive'): Promise<Harness> {
+  const h = await startHarness({
+    overrides: { tenant: 'rw', ...(answers === 'extractive' ? { 'docs.answers': 'extractive' } : {}), ...overrides },
+    capabilities: { sampling: {} },
+  });
   h.client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
     const content = request.params.messages[0]!.content as { type: string; text: string };
     asked.push({ system: request.params.systemPrompt, user: content.text, maxTokens: request.params.maxTokens });
     if (stall) await new Promise(() => {});
-    return { role: 'assistant', model: 'client-model', content: { type: 'text', text: rewrite } };
+    const text = request.params.systemPrompt === REWRITE_SYSTEM ? rewrite : answer;
+    return { role: 'assistant', model: 'client-model', content: { type: 'text', text } };
   });
   await (await indexFor(h.services, 'rw')).ingestPath([FIXTURES]);
   return h;
@@ -49,9 +61,11 @@ describe('query rewrite through the calling agent’s model', () => {
     expect(asked).toHaveLength(1);
     expect(asked[0]).toMatchObject({ system: REWRITE_SYSTEM, user: `Question: ${QUESTION}` });
     expect(asked[0]!.maxTokens).toBeLessThanOrEqual(100);
-    expect(result.grounded).toBe(true);
     expect(result.sources[0]!.title).toBe('api.md');
-    expect(result.answer).toContain('redactPaths');
+    // Quoted answers have no model to read the passages, so the question's own words still decide, moved only
+    // a quarter of the way by the rewrite's: none of them ("sensitive", "output") is what the option says.
+    expect(result.grounded).toBe(false);
+    expect(result.reason).toContain('redactPaths');
   });
 
   it('searches the question as asked when the model does not answer in time', async () => {
@@ -59,8 +73,7 @@ describe('query rewrite through the calling agent’s model', () => {
     asked.length = 0;
     const result = await ask(h);
     expect(asked).toHaveLength(1);
-    expect(result.sources.length).toBeGreaterThan(0);
-    expect(result.answer ?? '').not.toContain('redactPaths');
+    expect(result.sources[0]!.title).toBe('guides/upgrade.html');
   });
 
   it('asks nothing when DOCENT_QUERY_REWRITE=off', async () => {
@@ -74,15 +87,38 @@ describe('query rewrite through the calling agent’s model', () => {
       await off.close();
     }
   });
+
+  it('lets the rewrite’s reading decide when the model also writes the answer, which may still decline', async () => {
+    const model = await withHarness({ 'docs.rewriteTimeoutMs': 300 }, 'model');
+    try {
+      stall = false;
+      rewrite = 'redactPaths, placeholder, hidden values';
+      answer = ANSWER;
+      asked.length = 0;
+      const answered = await ask(model, { question: PARAPHRASE });
+      expect(asked.map((a) => a.system === REWRITE_SYSTEM)).toEqual([true, false]);
+      expect(answered).toMatchObject({ grounded: true, answer: ANSWER });
+      expect(answered.sources[0]!.title).toBe('api.md');
+      answer = 'NO_ANSWER';
+      const declined = await ask(model, { question: PARAPHRASE });
+      expect(declined.grounded).toBe(false);
+      expect(declined.reason).toMatch(/found no answer in them/);
+      // With quoted answers the same question is refused: "passwords" is nowhere in the documentation.
+      const quoted = await ask(h, { question: PARAPHRASE });
+      expect(quoted.grounded).toBe(false);
+    } finally {
+      await model.close();
+    }
+  });
 });
 
 describe('keywords from the caller', () => {
   it('widens the search with the terms the caller says the documentation uses', async () => {
     stall = false;
     rewrite = '';
-    const result = await ask(h, { keywords: ['redactPaths', 'placeholder'] });
+    const result = await ask(h, { keywords: ['redactPaths', 'placeholder'], question: QUESTION });
     expect(result.sources[0]!.title).toBe('api.md');
-    expect(result.answer).toContain('redactPaths');
+    expect(result.reason).toContain('redactPaths');
   });
 
   it('refuses keywords that are not a short list of short terms', async () => {
