@@ -10,6 +10,7 @@ export const SERVER_CAPABILITIES = { tools: { listChanged: false }, prompts: { l
 
 export const SERVER_INSTRUCTIONS =
   'docent answers questions from documentation the operator uploaded (rag_query: grounded answers with sources ' +
-  'and a confidence, or an honest "no match") and offers a catalog of agent tools. Prompts are agent presets. ' +
+  'and a confidence, or an honest "no match"; pass keywords, the terms the documentation would use, when the ' +
+  "question is in the user's words) and offers a catalog of agent tools. Prompts are agent presets. " +
   'Resources are the documents themselves (docent://{library}/{path}); each source of an answer carries the ' +
   'uri of its whole document.';
