@@ -617,13 +617,15 @@ export class DocIndex {
     // is also read with their words, and a stronger reading moves it (never against a missing identifier).
     if (options.alternatives?.length && !evidence.missingStrong.length) {
       const wording = options.alternatives.join('\n');
-      const altTerms = queryTerms(wording, stats, stemmer, { spelling: this.tuning.spelling }).filter((t) => t.known);
+      // Every word of the alternatives, found or not: a name the model gives that the documentation lacks
+      // ("justify-content" for a CSS question put to a web framework's manual) is evidence against it.
+      const altTerms = queryTerms(wording, stats, stemmer, { spelling: this.tuning.spelling });
       if (altTerms.length) {
         const alt = gatherEvidence(wording, readWith(retrieval, altTerms), [], stats, { specificity: words.specificity });
         // A model that writes the answer reads the passages and may still find no answer in them: the
         // stronger reading may then decide. Quoted answers have no such check: it moves the question's own
-        // evidence only part of the way (tuning.alternativeEvidence), or the product's vocabulary a model
-        // names for any question would answer what the documentation does not cover.
+        // evidence part of the way (tuning.alternativeEvidence), as a model names the product's vocabulary
+        // for questions the documentation does not answer too.
         const share = options.complete ? 1 : this.tuning.alternativeEvidence;
         if (share > 0 && answersProbability(alt.values, this.calibration) > answersProbability(evidence.values, this.calibration))
           evidence = { ...evidence, values: evidence.values.map((v, i) => v + share * (alt.values[i]! - v)) };
