@@ -5,7 +5,9 @@
  * names the feature. Bounded: one short completion, abandoned after a timeout; any failure leaves the
  * question searched as asked. The rewrite only widens the search: answers still quote the documentation, a
  * name the question uses that the documentation lacks still refuses, and the rest of the refusal evidence is
- * read with the question's words and with the rewrite's, the stronger reading deciding (src/docs/index.ts).
+ * read with the question's words and with the rewrite's, a stronger reading of the rewrite's moving the
+ * question's half of the way (all of it when a model writes the answer: src/docs/index.ts, tuning.ts
+ * alternativeEvidence).
  */
 import type { Complete } from './generate.js';
 
