@@ -29,7 +29,7 @@ import type { DocIndex, DocIndexOptions, QueryTrace } from '../src/docs/index.js
 import { createDocService } from '../src/docs/service.js';
 import { checkAblations, TUNING, tuningWithout } from '../src/docs/tuning.js';
 import type { QueryResult } from '../src/docs/types.js';
-import { REWRITE_MAX_CHARS, REWRITE_SYSTEM } from '../src/docs/rewrite.js';
+import { REWRITE_SYSTEM, rewriteLine } from '../src/docs/rewrite.js';
 import { isMarkdownCorpus, LAYOUTS, renderSite, type Layout } from './html-site.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -352,11 +352,7 @@ async function runDocent(set: SetSpec, options: RunOptions): Promise<{ graded: G
       const outcome = await invokeTool(rag_query, args, { ...env, ...(client ? { client } : {}) });
       const ms = performance.now() - started;
       if (!outcome.ok) throw new Error(`rag_query failed on ${set.lockbox ? 'a lockbox question' : q.id}: ${outcome.message}`);
-      const line = rewrite
-        ?.split('\n')
-        .map((l) => l.trim())
-        .find(Boolean)
-        ?.slice(0, REWRITE_MAX_CHARS);
+      const line = rewrite === undefined ? undefined : rewriteLine(rewrite);
       const alternatives = [...(keywords ?? []), ...(line ? [line] : [])];
       const trace = await index.trace(q.question, { topK: 5, draft: true, ...(alternatives.length ? { alternatives } : {}) });
       const top3 = trace.retrieval?.candidates

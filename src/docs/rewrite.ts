@@ -29,12 +29,17 @@ export async function rewriteQuestion(complete: Complete, question: string, time
       complete({ system: REWRITE_SYSTEM, user: `Question: ${question}`, signal: combined }),
       new Promise<never>((_, reject) => combined.addEventListener('abort', () => reject(new Error('rewrite timed out')), { once: true })),
     ]);
-    const line = reply
-      .split('\n')
-      .map((l) => l.trim())
-      .find(Boolean);
-    return line ? line.slice(0, REWRITE_MAX_CHARS) : undefined;
+    return rewriteLine(reply);
   } catch {
     return undefined;
   }
+}
+
+/** What of a model's reply is searched: its first non-empty line, at most REWRITE_MAX_CHARS characters. */
+export function rewriteLine(reply: string): string | undefined {
+  const line = reply
+    .split('\n')
+    .map((l) => l.trim())
+    .find(Boolean);
+  return line ? line.slice(0, REWRITE_MAX_CHARS) : undefined;
 }
