@@ -83,7 +83,7 @@ const preFormatter: FormatCallback = (elem, walk, builder) => {
 /** A table as markdown table rows (see tableRows), so that a row is quoted whole and under its header. */
 const tableFormatter: FormatCallback = (elem, _walk, builder) => {
   builder.openBlock({ leadingLineBreaks: 2, isPre: true });
-  builder.addLiteral(tableRows(DomUtils.getOuterHTML(elem as never)).join('\n'));
+  builder.addLiteral(tableRows([elem as unknown as HtmlNode]).join('\n'));
   builder.closeBlock({ trailingLineBreaks: 2 });
 };
 
@@ -741,7 +741,7 @@ export function htmlTables(text: string): string {
     const tableEnd = start + close.index + close[0].length;
     const before = html.slice(0, start).trim();
     const after = html.slice(tableEnd).trim();
-    out.push(...(before ? [before] : []), '', ...tableRows(html.slice(start, tableEnd)), '', ...(after ? [after] : []));
+    out.push(...(before ? [before] : []), '', ...tableRows(parseHtml(html.slice(start, tableEnd)).children), '', ...(after ? [after] : []));
     i = end;
   }
   return out.join('\n');
@@ -751,9 +751,8 @@ type HtmlNode = ReturnType<typeof parseHtml>['children'][number];
 /** Elements that run within a line of text: a cell's other elements (paragraphs, lists) are apart from their neighbours. */
 const INLINE_ELEMENTS = new Set('a abbr b cite del em i ins kbd mark q s samp small span strong sub sup time u var'.split(' '));
 
-/** A table element's rows as markdown table lines (see htmlTables). */
-function tableRows(html: string): string[] {
-  const dom = parseHtml(html);
+/** The rows of the tables among `nodes` (parsed HTML) as markdown table lines (see htmlTables). */
+function tableRows(nodes: HtmlNode[]): string[] {
   const cellText = (nodes: HtmlNode[]): string =>
     nodes
       .map((n) => {
@@ -764,7 +763,7 @@ function tableRows(html: string): string[] {
         return INLINE_ELEMENTS.has(n.name) ? cellText(n.children) : ` ${cellText(n.children)} `;
       })
       .join('');
-  const rows = DomUtils.findAll((e) => e.name === 'tr', dom.children).map((tr) => {
+  const rows = DomUtils.findAll((e) => e.name === 'tr', nodes).map((tr) => {
     const cells = tr.children.filter(DomUtils.isTag).filter((c) => c.name === 'td' || c.name === 'th');
     return {
       header: cells.length > 0 && cells.every((c) => c.name === 'th'),
