@@ -244,14 +244,7 @@ function splitLongBlock(text: string, maxChars: number): string[] {
   }
   const item = LIST_ITEM_START.exec(first);
   if (item) {
-    const depth = item[1]!.length;
-    const items: string[][] = [];
-    for (const line of lines) {
-      const starts = LIST_ITEM_ANY_DEPTH.exec(line);
-      if (!items.length || (starts && starts[1]!.length <= depth)) items.push([line]);
-      else items.at(-1)!.push(line);
-    }
-    return packLines(items, maxChars, []);
+    return packLines(itemGroups(lines, item[1]!.length), maxChars, []);
   }
   return splitLongText(text, maxChars);
 }
@@ -273,7 +266,7 @@ function packLines(groups: string[][], maxChars: number, head: string[]): string
       emit();
       // An item too long alone is cut between its nested items, then between its lines: lines stay lines, so
       // that nested items are never run together into one sentence. Only one line is cut as prose.
-      const nested = group.length > 1 ? subgroups(group) : [];
+      const nested = group.length > 1 ? itemGroups(group, Infinity) : [];
       if (nested.length > 1) out.push(...packLines(nested, maxChars, head));
       else if (group.length > 1)
         out.push(
@@ -294,13 +287,17 @@ function packLines(groups: string[][], maxChars: number, head: string[]): string
   return out;
 }
 
-/** An item's lines grouped by the nested items that begin among them (its own first lines a group of their own). */
-function subgroups(lines: string[]): string[][] {
+/**
+ * A list's lines grouped by item: a group begins at the first line and at every item indented at most
+ * `maxIndent` spaces (the list's own items; Infinity: nested ones too), and holds the lines up to the next.
+ */
+function itemGroups(lines: string[], maxIndent: number): string[][] {
   const groups: string[][] = [];
-  lines.forEach((line, i) => {
-    if (!groups.length || (i > 0 && LIST_ITEM_ANY_DEPTH.test(line))) groups.push([line]);
+  for (const line of lines) {
+    const starts = LIST_ITEM_ANY_DEPTH.exec(line);
+    if (!groups.length || (starts && starts[1]!.length <= maxIndent)) groups.push([line]);
     else groups.at(-1)!.push(line);
-  });
+  }
   return groups;
 }
 
