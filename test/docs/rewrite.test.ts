@@ -141,5 +141,8 @@ describe('keywords from the caller', () => {
     expect(tooMany.isError).toBe(true);
     const empty = await h.call('rag_query', { question: QUESTION, keywords: [''] });
     expect(empty.isError).toBe(true);
+    const long = await h.call('rag_query', { question: QUESTION, keywords: ['x'.repeat(81)] });
+    expect(long.isError).toBe(true);
+    expect(JSON.stringify(long.content)).toMatch(/keywords/);
   });
 });
