@@ -429,6 +429,49 @@ describe('structure-aware chunking', () => {
     expect(chunkMarkdown(parseDocument(`# A\n\n${'<code>a<'.repeat(30_000)}\n`, 'markdown').body)[0]!.text).toBe('a<'.repeat(30_000));
   });
 
+  it("drops a page's table of contents (links to its own headings) and keeps lists that say more", () => {
+    const page = [
+      '# API',
+      '',
+      '* [pino() => logger](#export)',
+      '  * [options](#options)',
+      "  * [destination\\[Symbol.for('pino.metadata')\\]](#metadata)",
+      '* [Logger Instance](#logger)',
+      '',
+      '## Guides',
+      '',
+      '- [Getting started](./start.md)',
+      '- [Transports](./transports.md)',
+      '- [Redaction](./redaction.md)',
+      '',
+      '## Options',
+      '',
+      '- [level](#level): the minimum level logged',
+      '- [name](#name)',
+      '- [mixin](#mixin)',
+      '',
+      'See also:',
+      '',
+      '- [a](#a)',
+      '- [b](#b)',
+      '',
+      '```md',
+      '- [one](#one)',
+      '- [two](#two)',
+      '- [three](#three)',
+      '```',
+    ].join('\n');
+    const body = parseDocument(page, 'markdown').body;
+    expect(body).not.toContain('(#export)');
+    expect(body).not.toContain('Logger Instance');
+    expect(body).not.toContain('pino.metadata');
+    // Links to other pages are an index; a list with an item that says more is content; two links are too few.
+    for (const kept of ['[Transports](./transports.md)', '[level](#level): the minimum level logged', '- [name](#name)', '- [a](#a)', '- [b](#b)'])
+      expect(body).toContain(kept);
+    // Code shows markdown as written.
+    expect(body).toContain('- [one](#one)\n- [two](#two)\n- [three](#three)');
+  });
+
   it('reads MyST markdown (Sphinx): roles, directives and targets as the same reStructuredText is read', () => {
     const md = [
       '(options)=',
