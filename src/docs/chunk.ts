@@ -127,9 +127,23 @@ function unwrapLines(text: string): string {
     .replace(WRAPPED_HTML_TAG, '');
 }
 
+/**
+ * A heading as it reads: without the attribute block site generators take its anchor from (`{#custom-id}`,
+ * `{#id .class}`, `{.unlisted}`: Pandoc, kramdown, MkDocs, Docusaurus, VitePress) and without the tags of
+ * components (`<Badge type="tip" />`, `<Version>3.0.0</Version>` keeps its text), outside code spans.
+ */
 export function cleanHeading(text: string): string {
-  return cleanInline(text).replace(/`/g, '').replace(/\s+/g, ' ').trim();
+  const bare = text.replace(/\{[#.][^{}\n]*\}\s*$/, '');
+  return cleanInline(bare)
+    .split(/(`[^`\n]+`)/)
+    .map((part, i) => (i % 2 ? part : part.replace(COMPONENT_TAG, '')))
+    .join('')
+    .replace(/`/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
+/** A component's tag, as frameworks write them in markdown: a capitalised name. */
+const COMPONENT_TAG = /<\/?[A-Z][\w.-]*(?:\s[^<>]*)?\/?>/g;
 
 /** Splits normalised markdown into sections of blocks. */
 export function sectionsOf(markdown: string): Section[] {

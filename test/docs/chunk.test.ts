@@ -429,6 +429,32 @@ describe('structure-aware chunking', () => {
     expect(chunkMarkdown(parseDocument(`# A\n\n${'<code>a<'.repeat(30_000)}\n`, 'markdown').body)[0]!.text).toBe('a<'.repeat(30_000));
   });
 
+  it('reads a heading without its attribute block ({#custom-id}) and its components’ tags, outside code', () => {
+    const md = [
+      '# TestProject <Version>3.0.0</Version> {#testproject}',
+      '',
+      'One.',
+      '',
+      '## `cargo::rustc-link-arg=FLAG` {#rustc-link-arg}',
+      '',
+      'Two.',
+      '',
+      '## Options <Badge type="tip" text="new" /> {.unlisted}',
+      '',
+      'Three.',
+      '',
+      '## `Map<string, T>` and `{#x}`',
+      '',
+      'Four.',
+    ].join('\n');
+    expect(chunkMarkdown(parseDocument(md, 'markdown').body).flatMap((c) => c.headings.map((h) => h.join(' › ')))).toEqual([
+      'TestProject 3.0.0',
+      'TestProject 3.0.0 › cargo::rustc-link-arg=FLAG',
+      'TestProject 3.0.0 › Options',
+      'TestProject 3.0.0 › Map<string, T> and {#x}',
+    ]);
+  });
+
   it("drops a page's table of contents (links to its own headings) and keeps lists that say more", () => {
     const page = [
       '# API',
@@ -654,6 +680,13 @@ describe('structure-aware chunking', () => {
     // heading pattern's three runs of spaces made it cubic (4,000 characters took 29 s).
     const heading = chunkMarkdown(parseDocument(`# a${' '.repeat(n / 2)}\u2028${' '.repeat(n / 2)}x\n\ntext\n`, 'markdown').body);
     expect(heading.map((c) => [c.section, c.text])).toEqual([['a x', 'text']]);
+    // Heading attribute blocks and component tags, and contents-list items, never closed.
+    for (const title of [`a ${'{#'.repeat(n / 2)}`, `a ${'<B '.repeat(n / 3)}`, `a${' '.repeat(n)}{#x`]) {
+      const sections = chunkMarkdown(parseDocument(`# ${title}\n\ntext\n`, 'markdown').body).map((c) => c.section);
+      expect(sections).toEqual([title.replace(/\s+/g, ' ').trim()]);
+    }
+    const items = `# A\n\n${'* [a\\'.repeat(n / 4)}\n* [b](#b\n* [c](#c)\n`;
+    expect(passages(items).at(-1)).toBe('* [b](#b\n* c');
     // (A tilde fence's info string may hold a backtick: this one opens a block, and the block never closes.)
     const fence = chunkMarkdown(parseDocument(`${'~'.repeat(n)}\u2028\`\n`, 'markdown').body);
     expect(fence.map((c) => c.text).join('')).toBe(`${'~'.repeat(n)}\`\n\n${'~'.repeat(n)}`);
