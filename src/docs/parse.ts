@@ -301,7 +301,7 @@ export function rstToMarkdownish(text: string): string {
     const directive = /^\s*\.\.\s+(?:code-block|code|sourcecode)::\s*(\S*)/.exec(line);
     const literal = !directive && /::\s*$/.test(line) && !/^\s*\.\./.test(line);
     if (directive || literal) {
-      if (literal) out.push(rstInline(line.replace(/::\s*$/, line.trim() === '::' ? '' : ':')));
+      if (literal) out.push(rstInline(literalLead(line)));
       const { body, next: j } = bodyAfter(i + 1);
       if (body.length) {
         out.push('', ...fenceAround(directive?.[1] ?? '', body), '');
@@ -340,6 +340,16 @@ export function rstToMarkdownish(text: string): string {
     i++;
   }
   return out.join('\n');
+}
+
+/**
+ * The paragraph line that opens a literal block, as reStructuredText renders it: `Example::` reads
+ * "Example:", `Example: ::` and `handler. ::` lose the marker (it follows a space), a line of `::` alone reads
+ * as nothing.
+ */
+function literalLead(line: string): string {
+  const head = line.trimEnd().slice(0, -2);
+  return !head.trim() ? '' : head === head.trimEnd() ? `${head}:` : head.trimEnd();
 }
 
 /** A line shaped like source code: a decorator, a definition, an import, a prompt, a call, an assignment, a bracket. */

@@ -273,6 +273,14 @@ describe('structure-aware chunking', () => {
     expect(chunks[1]!.text).toContain('```\n/var/log/app.log {\n  daily');
   });
 
+  it('renders the line that opens a reStructuredText literal block as reStructuredText does', () => {
+    const lead = (line: string) => passages(`Title\n=====\n\n${line}\n\n    code()\n`, 'rst')[0]!.split('\n\n')[0];
+    expect(lead('Example::')).toBe('Example:');
+    expect(lead('Example: ::')).toBe('Example:');
+    expect(lead('You can change the formatter of any other handler. ::')).toBe('You can change the formatter of any other handler.');
+    expect(passages('Title\n=====\n\n::\n\n    code()\n', 'rst')).toEqual(['```\ncode()\n```']);
+  });
+
   it('keeps HTML written as inline code (`<th>`) while dropping real tags', () => {
     const [chunk] = chunkMarkdown('# Tables\n\nUse `<th>` for header cells, not <b>bold</b> `<td>`.\n');
     expect(chunk!.text).toBe('Use `<th>` for header cells, not bold `<td>`.');
