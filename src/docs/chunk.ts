@@ -10,6 +10,7 @@
  */
 import { decodeHTMLStrict } from 'entities';
 import { fenceAt, fencedBlock } from './fence.js';
+import { withoutAttributes } from './parse.js';
 import { splitSentences } from './tokens.js';
 import { TUNING } from './tuning.js';
 
@@ -73,17 +74,27 @@ export function cleanInline(line: string): string {
   // Links and images first, on the whole line: their text may hold code (`[\`pino-test\`](https://…)`).
   // No bracket or parenthesis part runs past the next opening one, so a line of a thousand `[` or `![a](`
   // costs its length, not its square (documents are uploaded by anyone with a key).
+  // Brackets inside code spans (`[dependencies]`) are no link's: masked while links are read.
   const unlinked = withoutComments(line)
+    .replace(/`[^`\n]+`/g, (span) => span.replace(/\[/g, MASKED_OPEN).replace(/\]/g, MASKED_CLOSE))
     .replace(/!\[[^\][]*\]\((?:[^()]|\([^()]*\))*\)/g, '')
     .replace(/!\[[^\][]*\]\[[^\][]*\]/g, '')
     .replace(/\[((?:[^\][]|\[[^\][]*\])*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)/g, '$1')
-    .replace(/\[([^\][]*)\]\[[^\][]*\]/g, '$1');
+    .replace(/\[([^\][]*)\]\[[^\][]*\]/g, '$1')
+    // A footnote's definition reads as its text, a reference to it (`licenses.[^slash]`) as nothing.
+    .replace(/^\[\^[^\]\s]+\]:\s*/, '')
+    .replace(/\[\^[^\]\s]+\]/g, '')
+    .replace(MASKED, (m) => (m === MASKED_OPEN ? '[' : ']'));
   // Then HTML tags and escapes, outside code spans only.
   return unlinked
     .split(/(`[^`\n]+`)/)
     .map((part, i) => (i % 2 ? part : cleanProse(part)))
     .join('');
 }
+
+const MASKED_OPEN = '\uE000';
+const MASKED_CLOSE = '\uE001';
+const MASKED = /[\uE000\uE001]/g;
 
 /** The HTML elements documentation writes inside markdown, whose tags read as nothing. */
 const HTML_TAG_NAMES =
@@ -133,8 +144,7 @@ function unwrapLines(text: string): string {
  * components (`<Badge type="tip" />`, `<Version>3.0.0</Version>` keeps its text), outside code spans.
  */
 export function cleanHeading(text: string): string {
-  const bare = text.replace(/\{[#.][^{}\n]*\}\s*$/, '');
-  return cleanInline(bare)
+  return cleanInline(withoutAttributes(text))
     .split(/(`[^`\n]+`)/)
     .map((part, i) => (i % 2 ? part : part.replace(COMPONENT_TAG, '')))
     .join('')
@@ -225,8 +235,8 @@ export function sectionsOf(markdown: string): Section[] {
       flush();
       continue;
     }
-    // Reference link definitions and horizontal rules carry no reading text.
-    if (/^\s{0,3}\[[^\]]+\]:\s*\S+/.test(line) || /^\s{0,3}([-*_])(\s*\1){2,}\s*$/.test(line)) {
+    // Reference link definitions and horizontal rules carry no reading text (a footnote's definition does).
+    if (/^\s{0,3}\[[^\]^][^\]]*\]:\s*\S+/.test(line) || /^\s{0,3}([-*_])(\s*\1){2,}\s*$/.test(line)) {
       flush();
       continue;
     }

@@ -510,6 +510,11 @@ export function withoutContents(text: string): string {
   return drop.size ? lines.filter((_, i) => !drop.has(i)).join('\n') : text;
 }
 
+/** Text without a trailing attribute block (`Title {#custom-id}`, `{.class}`), as site generators read it. */
+export function withoutAttributes(text: string): string {
+  return text.replace(/\{[#.][^{}\n]*\}\s*$/, '').trimEnd();
+}
+
 /**
  * Markdown as documentation sites extend it, read as plain markdown: a container (`::: tip Title`, `:::warning`)
  * opens under its label (**Tip:** Title) and its closing `:::` goes, and so does an admonition of MkDocs'
@@ -614,7 +619,7 @@ export function siteMarkdown(text: string): string {
     const container = /^\s{0,3}:{3,}[ \t]*\{?([\w.-]*)\}?(.*)$/s.exec(line);
     if (container) {
       const kind = container[1]!;
-      const title = container[2]!.trim();
+      const title = withoutAttributes(container[2]!).trim();
       const label = kind.toLowerCase();
       // A collapsible block (`::: details Title`) is labelled by its title alone.
       if (label === 'details' && title) out.push('', `**${title}:**`);
@@ -635,6 +640,9 @@ export function siteMarkdown(text: string): string {
     // Written so that no two parts can match the same spaces: a line of spaces costs its length, not its cube.
     if (/^(?:import\s+(?:[\w{},*]+\s+)+from\s+['"][^'"]+['"]|export\s+(?:const|default|function)\b.*);?\s*$/s.test(line)) continue;
     if (/^\s*<\/?[A-Z][\w.]*(?:\s[^<>]*)?\/?>\s*$/.test(line)) continue;
+    // An attribute block on a line of its own (`{#automocking-algorithm}`, kramdown's `{: .note}`) names the
+    // block after it for links and styles: no reading text.
+    if (/^\s{0,3}\{[:#.][^{}\n]*\}\s*$/.test(line)) continue;
     out.push(line);
   }
   return out.join('\n');

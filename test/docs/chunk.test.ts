@@ -463,6 +463,32 @@ describe('structure-aware chunking', () => {
     ]);
   });
 
+  it('reads links whose text holds code with brackets, footnotes and attribute lines as text', () => {
+    const md = [
+      '# Targets',
+      '',
+      'Linked with the [`[dependencies]`][dependencies] and the [`[[test]]` table][targets].',
+      'Either license may apply.[^slash]',
+      '',
+      '{#automocking-algorithm}',
+      '',
+      '::: warning In-Source Testing {#in-source-testing}',
+      'Mind the guard.',
+      ':::',
+      '',
+      '## `buf.includes(value[, byteOffset][, encoding])`',
+      '',
+      'Searches.',
+      '',
+      '[^slash]: Previously licenses were separated with a slash.',
+    ].join('\n');
+    const chunks = chunkMarkdown(parseDocument(md, 'markdown').body);
+    expect(chunks.map((c) => [c.section, c.text])).toEqual([
+      ['Targets', 'Linked with the `[dependencies]` and the `[[test]]` table.\nEither license may apply.\n\n**Warning:** In-Source Testing\nMind the guard.'],
+      ['Targets › buf.includes(value[, byteOffset][, encoding])', 'Searches.\n\nPreviously licenses were separated with a slash.'],
+    ]);
+  });
+
   it("drops a page's table of contents (links to its own headings) and keeps lists that say more", () => {
     const page = [
       '# API',
