@@ -79,6 +79,8 @@ export function cleanInline(line: string): string {
     .replace(/`[^`\n]+`/g, (span) => span.replace(/\[/g, MASKED_OPEN).replace(/\]/g, MASKED_CLOSE))
     .replace(/!\[[^\][]*\]\((?:[^()]|\([^()]*\))*\)/g, '')
     .replace(/!\[[^\][]*\]\[[^\][]*\]/g, '')
+    // A shortcut reference image (`![npm]`, its target defined elsewhere).
+    .replace(/!\[[^\][]*\](?![([])/g, '')
     .replace(/\[((?:[^\][]|\[[^\][]*\])*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)/g, '$1')
     .replace(/\[([^\][]*)\]\[[^\][]*\]/g, '$1')
     // A footnote's definition reads as its text, a reference to it (`licenses.[^slash]`) as nothing.

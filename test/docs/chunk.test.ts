@@ -468,7 +468,7 @@ describe('structure-aware chunking', () => {
       '# Targets',
       '',
       'Linked with the [`[dependencies]`][dependencies] and the [`[[test]]` table][targets].',
-      'Either license may apply.[^slash]',
+      'Either license may apply.[^slash] ![npm]',
       '',
       '{#automocking-algorithm}',
       '',
