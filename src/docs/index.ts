@@ -608,6 +608,8 @@ export class DocIndex {
       nonNouns: tagged?.nonNouns,
       asides,
       asideWeight: this.tuning.asideWeight,
+      // Names are read for asides without "like" ("a setting like `storeAutoPruneInterval`" asks for it).
+      nameAsides: this.tuning.asideNames ? asideTerms(question, stemmer, [], { context: this.tuning.asideContext }) : undefined,
       specificity: this.tuning.wordSpecificity ? specificity(this.tuning.everydayFloor) : undefined,
       englishRank,
     };

@@ -395,6 +395,20 @@ describe('what a question names that the documentation lacks', () => {
     expect(abbreviation.evidence!.values[absentNames]).toBe(0);
   });
 
+  it('does not count a name the question gives only in an aside missing: quoted code that sets the scene, an example', async () => {
+    const scene = await index.trace('Old code calls `parcel.legacyStart()` and it throws after upgrading. Why?');
+    expect(scene.evidence!.missingStrong).toEqual([]);
+    expect(scene.evidence!.missingWeak).toEqual([]);
+    const example = await index.trace('Which flags does parcel-server take, e.g. `--legacy-start`?');
+    expect(example.evidence!.missingStrong).toEqual([]);
+    // Asked for, the same name decides; and "a setting like `x`" asks for `x`.
+    const asked = await index.trace('How do I call `parcel.legacyStart()` after upgrading?');
+    expect(asked.evidence!.missingStrong).toEqual(['`legacyStart` (asked as `parcel.legacyStart()`)']);
+    expect(asked.result.grounded).toBe(false);
+    const like = await index.trace('Is there a setting like `legacyStartTimeout` in parcel-server?');
+    expect(like.evidence!.missingStrong).toEqual(['`legacyStartTimeout`']);
+  });
+
   it('weighs a missing word by how specific it is in English: an everyday one says nothing, and a refusal names the specific ones', async () => {
     const missing = (e: { values: number[] }) => e.values[FEATURES.indexOf('absent_nouns')]! + e.values[FEATURES.indexOf('absent_other')]!;
     const everyday = await index.trace('Does parcel-server compress responses, really, right now?');
