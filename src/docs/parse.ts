@@ -336,6 +336,11 @@ export function rstToMarkdownish(text: string): string {
       i = j;
       continue;
     }
+    // An anonymous link target (`__ https://…`) is where a reference points: no reading text.
+    if (/^\s*__ \S+\s*$/.test(line)) {
+      i++;
+      continue;
+    }
     out.push(rstInline(line));
     i++;
   }
@@ -421,12 +426,19 @@ const ADMONITIONS = new Set([
 export function rstInline(line: string): string {
   // Each part stops at the next backtick or '<' and text is trimmed afterwards, so that no two parts of a
   // pattern can match the same spaces: a hostile line costs its length, not its length squared.
-  return line
-    .replace(/``([^`]+)``/g, '`$1`')
-    .replace(TEXT_ROLE, (_m, text: string) => text.trimEnd())
-    .replace(/(?<![\w:.-]):[\w:.-]+:`~?([^`<]*)(?:<([^>`]*)>)?`/g, codeRole)
-    .replace(/`([^`<]+)<[^>`]+>`__?/g, (_m, text: string) => text.trimEnd())
-    .replace(/`([^`]+)`__?(?![`\w])/g, '$1');
+  return (
+    line
+      .replace(/``([^`]+)``/g, '`$1`')
+      // A literal that wraps onto the next line opens (or closes) on this one: a code span across the break.
+      .replace(/``/g, '`')
+      .replace(TEXT_ROLE, (_m, text: string) => text.trimEnd())
+      .replace(/(?<![\w:.-]):[\w:.-]+:`~?([^`<]*)(?:<([^>`]*)>)?`/g, codeRole)
+      .replace(/`([^`<]+)<[^>`]+>`__?/g, (_m, text: string) => text.trimEnd())
+      .replace(/`([^`]+)`__?(?![`\w])/g, '$1')
+      // A substitution (`|fetch|_`) reads as its name, and a one-word reference (`Dynaconf_`) as its word.
+      .replace(/\|(\w[\w.-]*)\|_{0,2}(?![\w|])/g, '$1')
+      .replace(/(?<![\w`])([A-Za-z0-9][\w.+-]*[A-Za-z0-9])__?(?![\w`])/g, '$1')
+  );
 }
 
 /** An admonition's label line: **Note:** and what follows it (`kind` in any case: note, NOTE, Note). */

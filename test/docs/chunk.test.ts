@@ -281,6 +281,22 @@ describe('structure-aware chunking', () => {
     expect(passages('Title\n=====\n\n::\n\n    code()\n', 'rst')).toEqual(['```\ncode()\n```']);
   });
 
+  it('reads reStructuredText references, substitutions and wrapped literals as text, without anonymous targets', () => {
+    const rst = [
+      'Title',
+      '=====',
+      '',
+      'Try a dedicated library such as Dynaconf_, or call |fetch|_ from `the page`__.',
+      'Add ``from yourapplication.default_settings',
+      'import *`` to the file; `__name__` and ``FLASK_`` stay.',
+      '',
+      '__ https://example.org/page',
+    ].join('\n');
+    expect(passages(rst, 'rst')).toEqual([
+      'Try a dedicated library such as Dynaconf, or call fetch from the page.\nAdd `from yourapplication.default_settings\nimport *` to the file; `__name__` and `FLASK_` stay.',
+    ]);
+  });
+
   it('keeps HTML written as inline code (`<th>`) while dropping real tags', () => {
     const [chunk] = chunkMarkdown('# Tables\n\nUse `<th>` for header cells, not <b>bold</b> `<td>`.\n');
     expect(chunk!.text).toBe('Use `<th>` for header cells, not bold `<td>`.');
