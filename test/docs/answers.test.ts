@@ -1,6 +1,3 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_ANSWER_OPTIONS, renderQuotes, selectQuotes, specificCoverage, weightsFor } from '../../src/docs/answer.js';
 import { codeParts, unitsOf } from '../../src/docs/units.js';
@@ -13,8 +10,7 @@ import { TUNING } from '../../src/docs/tuning.js';
 
 /** The selection rules alone, without the lead's continuation (tested on its own below). */
 const ALONE = { ...DEFAULT_ANSWER_OPTIONS, tuning: { ...TUNING, leadContinuation: false } };
-import { startHarness, type Harness } from '../helpers/harness.js';
-import { indexFor } from './helpers.js';
+import { ingestedIndex } from './helpers.js';
 
 // ------------------------------------------------------------------ passage choice on hand-made passages
 
@@ -365,24 +361,17 @@ const ECOSYSTEM = `# parcel-server ecosystem
 - \`parcel-cli\`: starts a server from a folder.
 `;
 
-let h: Harness;
-let dir: string;
 let index: DocIndex;
+let close: () => Promise<void>;
 beforeAll(async () => {
-  h = await startHarness({ overrides: { tenant: 'answers' } });
-  dir = await mkdtemp(path.join(os.tmpdir(), 'docent-answers-'));
-  await mkdir(path.join(dir, 'parcel-server'));
-  await writeFile(path.join(dir, 'parcel-server', 'README.md'), README);
-  await writeFile(path.join(dir, 'parcel-server', 'CHANGELOG.md'), CHANGELOG);
-  await writeFile(path.join(dir, 'parcel-server', 'help.md'), HELP);
-  await writeFile(path.join(dir, 'parcel-server', 'ecosystem.md'), ECOSYSTEM);
-  index = await indexFor(h.services, 'answers');
-  await index.ingestPath([dir]);
+  ({ index, close } = await ingestedIndex('answers', {
+    'parcel-server/README.md': README,
+    'parcel-server/CHANGELOG.md': CHANGELOG,
+    'parcel-server/help.md': HELP,
+    'parcel-server/ecosystem.md': ECOSYSTEM,
+  }));
 });
-afterAll(async () => {
-  await h.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => close());
 
 describe('what a question names that the documentation lacks', () => {
   it('counts a name the question capitalises that the documentation never uses, not an ordinary word it lacks', async () => {

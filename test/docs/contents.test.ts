@@ -1,10 +1,6 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DocIndex } from '../../src/docs/index.js';
-import { startHarness, type Harness } from '../helpers/harness.js';
-import { indexFor } from './helpers.js';
+import { ingestedIndex } from './helpers.js';
 
 /** A reference page that opens with its table of contents, as framework references often do. */
 const SERVER = `---
@@ -46,20 +42,12 @@ The default body reader sends [\`ERR_BODY_TOO_LARGE\`](./errors.md#err_body_too_
 reply, if the size of the body exceeds this limit.
 `;
 
-let h: Harness;
-let dir: string;
 let index: DocIndex;
+let close: () => Promise<void>;
 beforeAll(async () => {
-  h = await startHarness({ overrides: { tenant: 'contents' } });
-  dir = await mkdtemp(path.join(os.tmpdir(), 'docent-contents-'));
-  await writeFile(path.join(dir, 'server.md'), SERVER);
-  index = await indexFor(h.services, 'contents');
-  await index.ingestPath([dir]);
+  ({ index, close } = await ingestedIndex('contents', { 'server.md': SERVER }));
 });
-afterAll(async () => {
-  await h.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => close());
 
 describe("a page's table of contents", () => {
   it('is neither searched nor quoted: the section it links to answers', async () => {

@@ -1,9 +1,10 @@
-import { cp, mkdtemp } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DocIndex } from '../../src/docs/index.js';
 import type { Services } from '../../src/services.js';
+import { startHarness, type Harness } from '../helpers/harness.js';
 
 export const FIXTURES = fileURLToPath(new URL('../fixtures/docs/product', import.meta.url));
 
@@ -16,4 +17,27 @@ export async function fixtureCopy(): Promise<string> {
 
 export async function indexFor(services: Services, tenant: string): Promise<DocIndex> {
   return (await services.docs()).forTenant(tenant);
+}
+
+/**
+ * A harness whose tenant has ingested the given documents (path relative to a fresh folder → text), for
+ * tests of what a real index answers; close() stops it and removes the folder.
+ */
+export async function ingestedIndex(tenant: string, files: Record<string, string>): Promise<{ h: Harness; index: DocIndex; close(): Promise<void> }> {
+  const h = await startHarness({ overrides: { tenant } });
+  const dir = await mkdtemp(path.join(os.tmpdir(), `docent-${tenant}-`));
+  for (const [name, text] of Object.entries(files)) {
+    await mkdir(path.dirname(path.join(dir, name)), { recursive: true });
+    await writeFile(path.join(dir, name), text);
+  }
+  const index = await indexFor(h.services, tenant);
+  await index.ingestPath([dir]);
+  return {
+    h,
+    index,
+    async close() {
+      await h.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
 }
