@@ -84,8 +84,9 @@ export function cleanInline(line: string): string {
     .replace(/\[((?:[^\][]|\[[^\][]*\])*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)/g, '$1')
     .replace(/\[([^\][]*)\]\[[^\][]*\]/g, '$1')
     // A footnote's definition reads as its text, a reference to it (`licenses.[^slash]`) as nothing.
-    .replace(/^\[\^[^\]\s]+\]:\s*/, '')
-    .replace(/\[\^[^\]\s]+\]/g, '')
+    // (A label stops at the next bracket or caret, so a line of unclosed `[^` costs its length.)
+    .replace(/^\[\^[^\][\s^]+\]:\s*/, '')
+    .replace(/\[\^[^\][\s^]+\]/g, '')
     .replace(MASKED, (m) => (m === MASKED_OPEN ? '[' : ']'));
   // Then HTML tags and escapes, outside code spans only.
   return unlinked

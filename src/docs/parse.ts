@@ -435,9 +435,10 @@ export function rstInline(line: string): string {
       .replace(/(?<![\w:.-]):[\w:.-]+:`~?([^`<]*)(?:<([^>`]*)>)?`/g, codeRole)
       .replace(/`([^`<]+)<[^>`]+>`__?/g, (_m, text: string) => text.trimEnd())
       .replace(/`([^`]+)`__?(?![`\w])/g, '$1')
-      // A substitution (`|fetch|_`) reads as its name, and a one-word reference (`Dynaconf_`) as its word.
+      // A substitution (`|fetch|_`) reads as its name, and a one-word reference (`Dynaconf_`) as its word
+      // (found from the start of its run of word characters, dots and dashes only: one pass over the line).
       .replace(/\|(\w[\w.-]*)\|_{0,2}(?![\w|])/g, '$1')
-      .replace(/(?<![\w`])([A-Za-z0-9][\w.+-]*[A-Za-z0-9])__?(?![\w`])/g, '$1')
+      .replace(/(?<![\w`.+-])([A-Za-z0-9][\w.+-]*[A-Za-z0-9])__?(?![\w`])/g, '$1')
   );
 }
 

@@ -713,6 +713,7 @@ describe('structure-aware chunking', () => {
       '<a '.repeat(n / 3),
       `text ${'<!--'.repeat(n / 4)}`,
       `import ${' '.repeat(n)}x from y`,
+      '[^a'.repeat(n / 3),
     ];
     for (const line of lines) {
       const chunks = chunkMarkdown(parseDocument(`# Hostile\n\n${line}\n`, 'markdown').body);
@@ -722,7 +723,13 @@ describe('structure-aware chunking', () => {
     expect(wrapped.map((c) => c.text)).toEqual([`\`word\n${' '.repeat(n)}x`, `:ref:\`word\n${' '.repeat(n)}x`]);
     // reStructuredText roles and links on one line: a role or link opener followed by spaces and no closing
     // backtick, and a run of ':a' that could each start a role.
-    for (const line of [`:py:func:\`a${' '.repeat(n)}<b c`, `\`a${' '.repeat(n)}<b c`, `${':a'.repeat(n / 2)}\`x`]) {
+    for (const line of [
+      `:py:func:\`a${' '.repeat(n)}<b c`,
+      `\`a${' '.repeat(n)}<b c`,
+      `${':a'.repeat(n / 2)}\`x`,
+      'a.'.repeat(n / 2) + 'a',
+      'a-'.repeat(n / 2) + 'a',
+    ]) {
       const chunks = chunkMarkdown(parseDocument(`Title\n=====\n\n${line}\n`, 'rst').body);
       expect(chunks.map((c) => c.text).join('')).toBe(line);
     }
