@@ -11,8 +11,9 @@
  * - names the question capitalises (products, tools) that the documentation never uses;
  * - how much the question's words are the documentation's own rather than words it mentions in passing.
  * A word the question uses only in an aside (an example it gives, a sentence that sets the scene before the
- * one that asks: question.ts asideTerms) weighs tuning.asideWeight of its weight in all of these, and a name it
- * gives only there ("Old code does `var app = koa();` … Why?") is not counted missing (tuning.asideNames).
+ * one that asks: question.ts asideTerms) weighs tuning.asideWeight of its weight in all of these; a name it
+ * gives only there ("Old code does `var app = koa();` … Why?") is not among the identifiers the caller passes
+ * (question.ts namesAsked, tuning.asideNames).
  *
  * These features go through a logistic model fitted on all evaluation corpora pooled (scripts/eval.ts `--fit`,
  * constants in CALIBRATION below), giving a confidence that is a probability: among answers given with
@@ -22,7 +23,6 @@ import type { CorpusStats } from './stats.js';
 import { capitalisedWords, identifierKnown, missingName, type QueryTerm, type QuestionIdentifier } from './question.js';
 import { coverageOf, type Retrieval } from './search.js';
 import type { Specificity } from './commonness.js';
-import { analyze } from './tokens.js';
 
 export interface Evidence {
   /** Feature values, in the order of FEATURES. */
@@ -48,12 +48,6 @@ export interface QuestionWords {
   /** Terms the question uses only in asides (question.ts asideTerms), and the share of their weight they keep. */
   asides?: Set<string>;
   asideWeight?: number;
-  /**
-   * Terms of the question's asides for its names (question.ts asideTerms without "like"): a name the question
-   * gives only there (the code it quotes in a sentence that sets the scene, an example after "e.g.") is not
-   * evidence either way.
-   */
-  nameAsides?: Set<string>;
 }
 
 export function gatherEvidence(
@@ -67,9 +61,8 @@ export function gatherEvidence(
   const specific = words.specificity ?? (() => 1);
   const missingStrong: string[] = [];
   const missingWeak: string[] = [];
-  const asideOnly = (id: QuestionIdentifier) => Boolean(words.nameAsides?.size) && analyze(id.surface).every((t) => words.nameAsides!.has(t.term));
   for (const id of identifiers) {
-    if (identifierKnown(id, stats) || asideOnly(id)) continue;
+    if (identifierKnown(id, stats)) continue;
     (id.strong ? missingStrong : missingWeak).push(missingName(id, stats));
   }
   const terms: QueryTerm[] = retrieval.terms;

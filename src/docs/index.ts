@@ -26,7 +26,7 @@ import { DEFAULT_LIBRARY, defaultLibraryFor, libraryProblem, resourceMimeType, r
 import { parseDocument, type ContentType } from './parse.js';
 import { textProblem } from './text.js';
 import { documentId, hashOf, prepareDocument, resolveContentType, titleTerms, type AnalysisOptions, type PreparedDocument } from './prepare.js';
-import { asideTerms, questionIdentifiers, queryTerms, type QueryTerm } from './question.js';
+import { asideTerms, namesAsked, questionIdentifiers, queryTerms, type QueryTerm } from './question.js';
 import { matchOf, relatedDocuments, retrieve, type Candidate, type RankedDocument, type Retrieval } from './search.js';
 import { tagQuestion } from './pos.js';
 import { englishRank, specificity } from './commonness.js';
@@ -608,12 +608,15 @@ export class DocIndex {
       nonNouns: tagged?.nonNouns,
       asides,
       asideWeight: this.tuning.asideWeight,
-      // Names are read for asides without "like" ("a setting like `storeAutoPruneInterval`" asks for it).
-      nameAsides: this.tuning.asideNames ? asideTerms(question, stemmer, [], { context: this.tuning.asideContext }) : undefined,
       specificity: this.tuning.wordSpecificity ? specificity(this.tuning.everydayFloor) : undefined,
       englishRank,
     };
-    let evidence = gatherEvidence(question, retrieval, identifiers, stats, words);
+    // Names are read for asides with "like" only after a comma: "a setting like `storeAutoPruneInterval`"
+    // asks for the name it gives.
+    const asked = this.tuning.asideNames
+      ? namesAsked(identifiers, asideTerms(question, stemmer, [], { context: this.tuning.asideContext }), stemmer)
+      : identifiers;
+    let evidence = gatherEvidence(question, retrieval, asked, stats, words);
     const top = retrieval.documents[0];
     // Alternative wordings (the caller's keywords, a model's rewrite) that found the passages: the evidence
     // is also read with their words, and a stronger reading moves it (never against a missing identifier).

@@ -233,6 +233,16 @@ export function asideTerms(question: string, stemmer: Stemmer, likeIsPreposition
   return new Set([...inside].filter((t) => !outside.has(t)));
 }
 
+/**
+ * The question's names less those it gives only in an aside (`asides`, terms from asideTerms): the code it
+ * quotes in a sentence that sets the scene, an example after "e.g.", is what the asker has, not what they ask
+ * about, so the documentation lacking it is no evidence either way.
+ */
+export function namesAsked(identifiers: QuestionIdentifier[], asides: Set<string>, stemmer: Stemmer): QuestionIdentifier[] {
+  if (!asides.size) return identifiers;
+  return identifiers.filter((id) => !analyze(id.surface, { stemmer }).every((t) => asides.has(t.term)));
+}
+
 function splitQuestion(question: string): { text: string; start: number }[] {
   const out: { text: string; start: number }[] = [];
   let start = 0;

@@ -190,8 +190,8 @@ export interface Tuning {
   /** Whether a question's sentences that do not ask count as asides (see asideWeight). */
   asideContext: boolean;
   /**
-   * A name the question gives only in an aside, read without "like" (the code it quotes in a sentence that
-   * sets the scene, an example after "e.g." or "such as"), is not counted missing: "Old code does `var app =
+   * A name the question gives only in an aside, read with "like" only after a comma (the code it quotes in a
+   * sentence that sets the scene, an example after "e.g." or "such as"), is not counted missing: "Old code does `var app =
    * koa();` and after upgrading it throws. Why?" was refused because the manual writes `new Koa()`. Measured
    * (2026-11-26, fifteen development corpora, against off): false refusal mean / worst 0.027 / 0.100 → 0.025 /
    * 0.075 (koa +1), answer match +1, no correct refusal lost, the lockbox unchanged. Read with "like" too
