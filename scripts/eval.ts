@@ -814,7 +814,8 @@ Options:
   --rewrites DIR          answer the tool's query-rewrite sampling request with the rewrite recorded in
                           DIR/<set>.jsonl (lines {"id", "rewrite"}), as the client's model would
   -v, --verbose           print the misses (never the lockbox's)
-  --dump FILE             every trace as JSON lines (never the lockbox's)
+  --dump FILE             every trace as JSON lines, with the top three passages and the rank of the first
+                          candidate passage holding the answer string (never the lockbox's)
   --json                  the report as JSON
   -h, --help              this text
 `;
@@ -946,6 +947,13 @@ async function main(): Promise<void> {
                 hit1: x.hit1,
                 match: x.match,
                 inTop3: x.inTop3,
+                answerAt: x.trace?.retrieval?.candidates.findIndex((c) => contains(c.chunk.text, x.q)),
+                candidates: x.trace?.retrieval?.candidates.length,
+                answerIn: x.trace?.retrieval?.candidates.find((c) => contains(c.chunk.text, x.q))?.doc.title,
+                answerRank: x.trace?.retrieval?.documents
+                  .find((d) => d.chunks.some((c) => contains(c.chunk.text, x.q)))
+                  ?.chunks.findIndex((c) => contains(c.chunk.text, x.q)),
+                top3: x.trace?.retrieval?.candidates.slice(0, 3).map((c) => ({ title: c.doc.title, section: c.chunk.section, text: c.chunk.text })),
               }),
             )
             .join('\n') + '\n',
