@@ -24,6 +24,7 @@ import { invokeTool } from '../src/catalog/invoke.js';
 import { loadConfig } from '../src/config.js';
 import { silentLogger } from '../src/logging.js';
 import { Services } from '../src/services.js';
+import type { Candidate } from '../src/docs/search.js';
 import { answersProbability, CONFIDENCE_LEAVES_OUT, confidenceOf, FEATURES, refuses } from '../src/docs/evidence.js';
 import type { DocIndex, DocIndexOptions, QueryTrace } from '../src/docs/index.js';
 import { createDocService } from '../src/docs/service.js';
@@ -460,7 +461,7 @@ const confidenceOmits = new Set(CONFIDENCE_LEAVES_OUT.map((name) => FEATURES.ind
 
 function fitModel(samples: Sample[]): Model {
   const answers = fitLogistic(samples.map((s) => ({ x: s.x, y: s.answerable ? 1 : 0 })));
-  const right = fitLogistic(samples.map((s) => ({ x: s.x.map((v, j) => (confidenceOmits.has(j) ? 0 : v)), y: s.right ? 1 : 0 })));
+  const right = fitLogistic(samples.map((s) => ({ x: zeroed(s.x, confidenceOmits), y: s.right ? 1 : 0 })));
   const answerable = samples.filter((s) => s.answerable).map((s) => answersProbability(s.x, { answers }));
   answerable.sort((a, b) => a - b);
   const allowed = Math.floor(answerable.length * FALSE_REFUSAL_BUDGET);
@@ -487,7 +488,11 @@ function refusedUnder(g: Graded, model: Model): boolean {
 const ECE_FLOOR_DRAWS = 500;
 /** Evidence features left out of the leave-one-corpus-out fits (`--drop-features`): held at 0. */
 const dropped = new Set<number>();
-const masked = (x: number[]) => (dropped.size ? x.map((v, j) => (dropped.has(j) ? 0 : v)) : x);
+const masked = (x: number[]) => (dropped.size ? zeroed(x, dropped) : x);
+/** The features at these indices held at 0 (left out of a fitted model). */
+function zeroed(x: number[], indices: Set<number>): number[] {
+  return x.map((v, j) => (indices.has(j) ? 0 : v));
+}
 
 /** Mean ECE when each outcome is drawn true with its own confidence (a seeded generator: runs repeat exactly). */
 export function eceFloor(confidences: number[], draws = ECE_FLOOR_DRAWS): number {
@@ -940,8 +945,11 @@ async function main(): Promise<void> {
         await writeFile(
           `${values.dump}.${set.name}.jsonl`,
           g
-            .map((x) =>
-              JSON.stringify({
+            .map((x) => {
+              const retrieval = x.trace?.retrieval;
+              const holds = (c: Candidate) => contains(c.chunk.text, x.q);
+              const answerAt = retrieval?.candidates.findIndex(holds);
+              return JSON.stringify({
                 id: x.q.id,
                 kind: x.q.kind,
                 question: x.q.question,
@@ -954,15 +962,13 @@ async function main(): Promise<void> {
                 hit1: x.hit1,
                 match: x.match,
                 inTop3: x.inTop3,
-                answerAt: x.trace?.retrieval?.candidates.findIndex((c) => contains(c.chunk.text, x.q)),
-                candidates: x.trace?.retrieval?.candidates.length,
-                answerIn: x.trace?.retrieval?.candidates.find((c) => contains(c.chunk.text, x.q))?.doc.title,
-                answerRank: x.trace?.retrieval?.documents
-                  .find((d) => d.chunks.some((c) => contains(c.chunk.text, x.q)))
-                  ?.chunks.findIndex((c) => contains(c.chunk.text, x.q)),
-                top3: x.trace?.retrieval?.candidates.slice(0, 3).map((c) => ({ title: c.doc.title, section: c.chunk.section, text: c.chunk.text })),
-              }),
-            )
+                answerAt,
+                candidates: retrieval?.candidates.length,
+                answerIn: answerAt === undefined ? undefined : retrieval?.candidates[answerAt]?.doc.title,
+                answerRank: retrieval?.documents.find((d) => d.chunks.some(holds))?.chunks.findIndex(holds),
+                top3: retrieval?.candidates.slice(0, 3).map((c) => ({ title: c.doc.title, section: c.chunk.section, text: c.chunk.text })),
+              });
+            })
             .join('\n') + '\n',
         );
       }
