@@ -219,3 +219,46 @@ export function refuses(
 export function confidenceOf(values: number[], calibration: Pick<typeof CALIBRATION, 'right'> = CALIBRATION): number {
   return logistic(values, calibration.right);
 }
+
+/**
+ * How a question was decided, for explaining it (`docent ask --explain`): what decided, the answers
+ * probability against the threshold, and each feature's value and weight in the decision model, so that
+ * value × weight is what the feature added to the log-odds of answering.
+ */
+export interface Decision {
+  /**
+   * `missing-name`: a named identifier the documentation lacks (refused before the model); `no-document`:
+   * nothing retrieved; `model`: the answers probability against the threshold; `model-no-answer`: a model
+   * writing the answer read the passages and found none.
+   */
+  by: 'missing-name' | 'no-document' | 'model' | 'model-no-answer';
+  refused: boolean;
+  answers: number;
+  threshold: number;
+  bias: number;
+  features: { name: (typeof FEATURES)[number]; value: number; weight: number }[];
+  /** The confidence that the answer is right (unrounded). */
+  confidence: number;
+  /** Share of the way the evidence moved toward its reading with the alternative wordings (0: not moved). */
+  alternatives: number;
+}
+
+/** The decision record of evidence under a calibration (see Decision). */
+export function decisionOf(
+  evidence: Pick<Evidence, 'values' | 'missingStrong'>,
+  found: boolean,
+  calibration: typeof CALIBRATION = CALIBRATION,
+  alternatives = 0,
+): Decision {
+  const refused = refuses(evidence, found, calibration);
+  return {
+    by: evidence.missingStrong.length ? 'missing-name' : found ? 'model' : 'no-document',
+    refused,
+    answers: answersProbability(evidence.values, calibration),
+    threshold: calibration.threshold,
+    bias: calibration.answers.bias,
+    features: FEATURES.map((name, i) => ({ name, value: evidence.values[i] ?? 0, weight: calibration.answers.weights[i] ?? 0 })),
+    confidence: confidenceOf(evidence.values, calibration),
+    alternatives,
+  };
+}

@@ -19,7 +19,7 @@ import type { Logger } from '../logging.js';
 import type { ChunkStore, DocumentRow, DocumentSummary, DocumentWrite, VectorRow } from '../storage/chunks.js';
 import { renderQuotes, selectQuotes, specificCoverage, weightsFor, DEFAULT_ANSWER_OPTIONS, type AnswerOptions, type Citation } from './answer.js';
 import type { Embedder } from '../model/embeddings.js';
-import { answersProbability, CALIBRATION, confidenceOf, gatherEvidence, refuses, type Evidence } from './evidence.js';
+import { answersProbability, CALIBRATION, confidenceOf, decisionOf, gatherEvidence, type Decision, type Evidence } from './evidence.js';
 import { generateAnswer, type Complete, type Passage } from './generate.js';
 import { findSource, readText, urlFor } from './ingest.js';
 import { DEFAULT_LIBRARY, defaultLibraryFor, libraryProblem, resourceMimeType, resourceUri } from './library.js';
@@ -106,6 +106,10 @@ export interface QueryTrace {
   generation?: string;
   /** With `draft: true`: the extractive answer the best documents give, also when it was refused. */
   draft?: string;
+  /** How the question was decided (absent when it had no searchable words or the tenant no documents). */
+  decision?: Decision;
+  /** Question terms used only in asides (an example, a sentence that does not ask): they weigh less in the evidence. */
+  asides?: string[];
 }
 
 /** A refusal: no answer; `sources` are the closest documents (which do not answer), for the reader to check. */
@@ -617,6 +621,7 @@ export class DocIndex {
       ? namesAsked(identifiers, asideTerms(question, stemmer, [], { context: this.tuning.asideContext }), stemmer)
       : identifiers;
     let evidence = gatherEvidence(question, retrieval, asked, stats, words);
+    let moved = 0;
     const top = retrieval.documents[0];
     // Alternative wordings (the caller's keywords, a model's rewrite) that found the passages: the evidence
     // is also read with their words, and a stronger reading moves it (never against a missing identifier).
@@ -632,11 +637,15 @@ export class DocIndex {
         // evidence part of the way (tuning.alternativeEvidence), as a model names the product's vocabulary
         // for questions the documentation does not answer too.
         const share = options.complete ? 1 : this.tuning.alternativeEvidence;
-        if (share > 0 && answersProbability(alt.values, this.calibration) > answersProbability(evidence.values, this.calibration))
+        if (share > 0 && answersProbability(alt.values, this.calibration) > answersProbability(evidence.values, this.calibration)) {
           evidence = { ...evidence, values: evidence.values.map((v, i) => v + share * (alt.values[i]! - v)) };
+          moved = share;
+        }
       }
     }
     const confidence = confidenceOf(evidence.values, this.calibration);
+    const decision = decisionOf(evidence, Boolean(top), this.calibration, moved);
+    const explained = { evidence, retrieval, ranked, decision, asides: asides?.size ? [...asides] : undefined };
     if (evidence.missingStrong.length) {
       const names = evidence.missingStrong.join(', ');
       return {
@@ -645,17 +654,13 @@ export class DocIndex {
           `The documentation has no ${names}: it is not mentioned anywhere in the ingested documents.`,
           this.sourcesOf(retrieval, topK),
         ),
-        evidence,
-        retrieval,
-        ranked,
+        ...explained,
       };
     }
-    if (refuses(evidence, Boolean(top), this.calibration)) {
+    if (decision.refused) {
       return {
         result: noMatch(confidence, this.refusalReason(retrieval, evidence), this.sourcesOf(retrieval, topK)),
-        evidence,
-        retrieval,
-        ranked,
+        ...explained,
         draft: options.draft && top ? this.compose(retrieval, question).text : undefined,
       };
     }
@@ -682,9 +687,8 @@ export class DocIndex {
               `Nothing in the documentation answers this question: the model that read the closest passages (${describe(composed.passages[0]!.candidate)} and ${composed.passages.length - 1} more) found no answer in them.`,
               sources,
             ),
-            evidence,
-            retrieval,
-            ranked,
+            ...explained,
+            decision: { ...decision, by: 'model-no-answer', refused: true },
             generation: generated.reason,
             draft: options.draft ? answer : undefined,
           };
@@ -694,7 +698,7 @@ export class DocIndex {
         this.options.logger?.warn({ err: error }, 'generative answer failed; using the extractive answer');
       }
     }
-    return { result: { grounded: true, answer, sources, confidence: round(confidence) }, evidence, retrieval, ranked, generation };
+    return { result: { grounded: true, answer, sources, confidence: round(confidence) }, ...explained, generation };
   }
 
   /** The alternatives' words the documentation has and the question does not use, as one extra query. */

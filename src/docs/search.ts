@@ -39,6 +39,8 @@ export interface RankedDocument {
   coverage: number;
   /** Its title-field score relative to the best document's (0: the question names nothing of its title). */
   titleMatch: number;
+  /** What `score` sums: its best passage, the share of its second that counts, and its title-field bonus. */
+  parts: { passage: number; second: number; title: number };
 }
 
 export interface Retrieval {
@@ -171,12 +173,18 @@ export async function retrieve(store: ChunkStore, stats: CorpusStats, input: Ret
     const doc = chunks[0]!.doc;
     const union = new Set(chunks.slice(0, 3).flatMap((c) => [...c.matched]));
     const titleMatch = (titles.get(doc.id) ?? 0) / bestTitle;
+    const parts = {
+      passage: chunks[0]!.score,
+      second: tuning.secondPassageShare * (chunks[1]?.score ?? 0),
+      title: tuning.titleWeight * titleMatch * bestPassage,
+    };
     return {
       doc,
-      score: chunks[0]!.score + tuning.secondPassageShare * (chunks[1]?.score ?? 0) + tuning.titleWeight * titleMatch * bestPassage,
+      score: parts.passage + parts.second + parts.title,
       chunks,
       coverage: coverageOf(terms, (t) => union.has(t)),
       titleMatch,
+      parts,
     };
   });
   documents.sort((a, b) => b.score - a.score || (a.doc.title < b.doc.title ? -1 : 1));
@@ -213,7 +221,7 @@ export async function relatedDocuments(
     listed.add(h.doc_id);
     const doc = stats.docs.get(h.doc_id)!;
     const candidate: Candidate = { chunk: h, doc, bm25: h.score, coverage: 0, matched: new Set(), copies: [], score: 0 };
-    out.push({ doc, score: 0, chunks: [candidate], coverage: 0, titleMatch: 0 });
+    out.push({ doc, score: 0, chunks: [candidate], coverage: 0, titleMatch: 0, parts: { passage: 0, second: 0, title: 0 } });
     if (out.length >= options.documents) break;
   }
   return out;

@@ -55,6 +55,35 @@ describe('docent ingest / ask / docs (built CLI)', () => {
     expect(other).toMatchObject({ grounded: false, reason: 'No documentation has been ingested for tenant "other" yet.' });
   });
 
+  it('explains an answer with --explain: the stages as text, or an `explain` field beside the result in JSON', async () => {
+    const q = 'How do I install without dev dependencies using --omit=dev?';
+    const text = await docent('ask', q, '--tenant', 'cli', '--explain');
+    expect(text.code).toBe(0);
+    const [answer, why] = text.stdout.split('\nWhy (docent ask --explain):\n');
+    expect(answer).toContain('From install.md › Installation › Production installs [1]:');
+    expect(
+      why!
+        .split('\n')
+        .filter((l) => /^\d\. /.test(l))
+        .map((l) => l.slice(0, 12)),
+    ).toEqual(['1. The quest', '2. Retrieval', '3. Evidence ', '4. Decision:']);
+    expect(why).toMatch(/\n {3}1\. install\.md \(product\) {2}[\d.]+ = [\d.]+ \+ [\d.]+ \+ [\d.]+ {2}covers \d+%/);
+    expect(why).toMatch(/\n4\. Decision: answered: P\(answers\) 0\.\d\d ≥ threshold 0\.\d\d\.\n/);
+    const json = JSON.parse((await docent('ask', q, '--tenant', 'cli', '--json', '--explain')).stdout);
+    expect(json.grounded).toBe(true);
+    expect(json.explain.retrieval.ranked[0].title).toBe('install.md');
+    expect(json.explain.decision.features.map((f: { name: string }) => f.name)).toEqual([
+      'doc_coverage',
+      'absent_nouns',
+      'margin',
+      'absent_names',
+      'topicality',
+    ]);
+    const refused = await docent('ask', 'How do I call lumen.rotateFiles() every night?', '--tenant', 'cli', '--explain');
+    expect(refused.stdout).toMatch(/^No match in the documentation\. The documentation has no `rotateFiles`/);
+    expect(refused.stdout).toContain('4. Decision: refused: the documentation never mentions `rotateFiles`');
+  });
+
   it('lists and removes documents', async () => {
     const list = JSON.parse((await docent('docs', 'list', '--tenant', 'cli', '--json')).stdout) as { id: string; title: string }[];
     expect(list.map((d) => d.title)).toContain('notes.txt');

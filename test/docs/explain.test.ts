@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CALIBRATION, FEATURES } from '../../src/docs/evidence.js';
+import { explainTrace, renderExplanation } from '../../src/docs/explain.js';
+import type { DocIndex } from '../../src/docs/index.js';
+import { TUNING } from '../../src/docs/tuning.js';
+import { ingestedIndex } from './helpers.js';
+
+const GUIDE = `# Harbor guide
+
+## Ports
+
+Harbor listens on port 7070 by default. Set \`listenPort\` in harbor.toml to move it.
+
+## Retries
+
+A failed upload is retried three times, waiting two seconds between attempts. Set \`uploadRetries\` to change
+the count.
+`;
+
+const RETRIES = `# Retries
+
+Harbor retries failed uploads. The retry count is \`uploadRetries\`; the wait between attempts doubles each time.
+`;
+
+const INSTALL = `# Install
+
+Install harbor with the package manager of your system, then run \`harbor init\` in an empty folder.
+`;
+
+let index: DocIndex;
+let close: () => Promise<void>;
+beforeAll(async () => {
+  ({ index, close } = await ingestedIndex('explain', { 'harbor/guide.md': GUIDE, 'harbor/retries.md': RETRIES, 'harbor/install.md': INSTALL }));
+});
+afterAll(() => close());
+
+describe('explaining an answer from its trace', () => {
+  it('shows the question as searched, each document score as the sum of its parts, and the decision as its features add up', async () => {
+    const trace = await index.trace('How many times does harbor retry a failed upload?');
+    expect(trace.result.grounded).toBe(true);
+    const e = explainTrace(trace);
+    // The question's words, rarest first (ties by term), each found in the documentation.
+    expect(e.terms.map((t) => t.word)).toEqual(
+      [...trace.retrieval!.terms]
+        .filter((t) => !t.part)
+        .sort((a, b) => b.idf - a.idf || (a.term < b.term ? -1 : 1))
+        .map((t) => t.surface),
+    );
+    expect(e.terms.every((t) => t.found)).toBe(true);
+    // The ranking, best first, as the trace ranked it; each score is its parts' sum.
+    expect(e.retrieval.ranked.map((d) => d.title)).toEqual(trace.ranked.slice(0, 5));
+    for (const d of e.retrieval.ranked) expect(d.passage + d.second + d.title_bonus).toBeCloseTo(d.score, 2);
+    const best = trace.retrieval!.documents[0]!;
+    expect(e.retrieval.ranked[0]!.second).toBeCloseTo(TUNING.secondPassageShare * (best.chunks[1]?.score ?? 0), 3);
+    expect(e.retrieval.documents).toBe(new Set(trace.retrieval!.candidates.map((c) => c.doc.id)).size);
+    // The decision: the shipped model's features and weights, and the probability they add up to.
+    const d = e.decision!;
+    expect(d.features.map((f) => f.name)).toEqual([...FEATURES]);
+    expect(d.features.map((f) => f.weight)).toEqual(CALIBRATION.answers.weights);
+    expect(d.features.map((f) => f.value)).toEqual(trace.evidence!.values);
+    const logOdds = d.features.reduce((s, f) => s + f.value * f.weight, d.bias);
+    expect(Math.min(0.99, Math.max(0.01, 1 / (1 + Math.exp(-logOdds))))).toBeCloseTo(d.answers, 6);
+    expect(d).toMatchObject({ by: 'model', refused: false, threshold: CALIBRATION.threshold, alternatives: 0 });
+    expect(d.confidence).toBeCloseTo(trace.result.confidence, 2);
+    expect(e.outcome).toBe(`answered: P(answers) ${d.answers.toFixed(2)} ≥ threshold ${CALIBRATION.threshold.toFixed(2)}`);
+
+    const text = renderExplanation(e);
+    expect(text.split('\n').filter((l) => /^\d\. /.test(l))).toEqual([
+      '1. The question, as searched (rarest word first; IDF, and where the documentation lacks it):',
+      `2. Retrieval: ${e.retrieval.passages} passages from ${e.retrieval.documents} documents; documents by score = best passage + second passage share + title bonus:`,
+      '3. Evidence (value × weight = what it adds to the log-odds that the documentation answers):',
+      `4. Decision: ${e.outcome}.`,
+    ]);
+    const first = e.retrieval.ranked[0]!;
+    expect(text).toContain(`   1. ${first.title} (${first.library})  ${first.score.toFixed(2)} = ${first.passage.toFixed(2)} + `);
+  });
+
+  it('names what refused: a word the documentation lacks weighs in the model; a missing name refuses before it', async () => {
+    const absent = explainTrace(await index.trace('How do I encrypt harbor uploads with kubernetes secrets?'));
+    expect(absent.terms.filter((t) => !t.found).map((t) => t.word)).toEqual(['encrypt', 'kubernetes', 'secrets']);
+    expect(absent.decision).toMatchObject({ by: 'model', refused: true });
+    expect(absent.outcome).toMatch(/^refused: P\(answers\) 0\.\d\d < threshold 0\.\d\d$/);
+    const missing = absent.decision!.features.find((f) => f.name === 'absent_nouns')!;
+    expect(missing.value * missing.weight).toBeLessThan(0);
+
+    const named = explainTrace(await index.trace('How do I set `uploadTimeout` in harbor?'));
+    expect(named.missingNames).toEqual(['`uploadTimeout`']);
+    expect(named.decision).toMatchObject({ by: 'missing-name', refused: true });
+    expect(named.outcome).toBe('refused: the documentation never mentions `uploadTimeout`');
+    expect(renderExplanation(named)).toContain('   Named but never mentioned: `uploadTimeout`');
+  });
+
+  it('marks the words of an aside, which weigh less in the evidence', async () => {
+    const e = explainTrace(await index.trace('Our uploads go through a flaky VPN. How many times does harbor retry a failed upload?'));
+    expect(e.terms.filter((t) => t.aside).map((t) => t.word)).toEqual(expect.arrayContaining(['VPN', 'flaky']));
+    expect(e.terms.find((t) => t.word === 'retry')!.aside).toBe(false);
+  });
+});
