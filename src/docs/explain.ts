@@ -77,6 +77,7 @@ export function explainTrace(trace: QueryTrace, options: { documents?: number } 
   };
 }
 
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
 const percent = (x: number) => `${Math.round(x * 100)}%`;
 const signed = (x: number) => `${x < 0 ? '-' : '+'}${Math.abs(x).toFixed(2)}`;
 
@@ -91,7 +92,7 @@ export function renderExplanation(e: Explanation): string {
   if (e.missingNames.length) lines.push(`   Named but never mentioned: ${e.missingNames.join(', ')}`);
   lines.push(
     '',
-    `2. Retrieval: ${e.retrieval.passages} passages from ${e.retrieval.documents} documents; documents by score = best passage + second passage share + title bonus:`,
+    `2. Retrieval: ${count(e.retrieval.passages, 'passage')} from ${count(e.retrieval.documents, 'document')}; documents by score = best passage + second passage share + title bonus:`,
   );
   e.retrieval.ranked.forEach((d, i) =>
     lines.push(
