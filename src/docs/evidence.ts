@@ -237,7 +237,7 @@ export interface Decision {
   threshold: number;
   bias: number;
   features: { name: (typeof FEATURES)[number]; value: number; weight: number }[];
-  /** The confidence that the answer is right (unrounded). */
+  /** The confidence model's output, unrounded (a result refused for a missing name reports less). */
   confidence: number;
   /** Share of the way the evidence moved toward its reading with the alternative wordings (0: not moved). */
   alternatives: number;

@@ -32,6 +32,8 @@ export interface Explanation {
   decision?: Decision;
   /** The answer's outcome: answered, or refused (and by what). */
   outcome: string;
+  /** The confidence the result reports (capped for a missing name or a model that found no answer). */
+  confidence: number;
 }
 
 const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
@@ -74,6 +76,7 @@ export function explainTrace(trace: QueryTrace, options: { documents?: number } 
     },
     decision,
     outcome,
+    confidence: trace.result.confidence,
   };
 }
 
@@ -110,7 +113,7 @@ export function renderExplanation(e: Explanation): string {
       `   ${'log-odds'.padEnd(13)} ${''.padStart(17)} = ${signed(logOdds)}  → P(answers) ${d.answers.toFixed(2)}, threshold ${d.threshold.toFixed(2)}`,
     );
     if (d.alternatives) lines.push(`   (moved ${percent(d.alternatives)} of the way toward the reading with the alternative wordings)`);
-    lines.push('', `4. Decision: ${e.outcome}.`, `   Confidence that the answer is right: ${percent(d.confidence)}.`);
-  } else lines.push('', `4. Decision: ${e.outcome}.`);
+  }
+  lines.push('', `4. Decision: ${e.outcome}.`, `   Confidence reported: ${percent(e.confidence)}.`);
   return lines.join('\n');
 }

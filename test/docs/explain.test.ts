@@ -62,6 +62,7 @@ describe('explaining an answer from its trace', () => {
     expect(Math.min(0.99, Math.max(0.01, 1 / (1 + Math.exp(-logOdds))))).toBeCloseTo(d.answers, 6);
     expect(d).toMatchObject({ by: 'model', refused: false, threshold: CALIBRATION.threshold, alternatives: 0 });
     expect(d.confidence).toBeCloseTo(trace.result.confidence, 2);
+    expect(e.confidence).toBe(trace.result.confidence);
     expect(e.outcome).toBe(`answered: P(answers) ${d.answers.toFixed(2)} ≥ threshold ${CALIBRATION.threshold.toFixed(2)}`);
 
     const text = renderExplanation(e);
@@ -88,6 +89,9 @@ describe('explaining an answer from its trace', () => {
     expect(named.decision).toMatchObject({ by: 'missing-name', refused: true });
     expect(named.outcome).toBe('refused: the documentation never mentions `uploadTimeout`');
     expect(renderExplanation(named)).toContain('   Named but never mentioned: `uploadTimeout`');
+    // The confidence shown is the one the result reports: a missing name caps it, whatever the model says.
+    expect(named.confidence).toBeLessThanOrEqual(CALIBRATION.missingIdentifier);
+    expect(renderExplanation(named)).toContain(`   Confidence reported: ${Math.round(named.confidence * 100)}%.`);
   });
 
   it('marks the words of an aside, which weigh less in the evidence', async () => {
