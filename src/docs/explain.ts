@@ -6,6 +6,7 @@
  */
 import type { Decision } from './evidence.js';
 import type { QueryTrace } from './index.js';
+import type { QueryResult } from './types.js';
 
 export interface Explanation {
   /** The question's searched terms, rarest first: as written, as analysed, IDF, found in the documentation. */
@@ -38,7 +39,11 @@ export interface Explanation {
 
 const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
 
-export function explainTrace(trace: QueryTrace, options: { documents?: number } = {}): Explanation {
+/**
+ * `result`: what the caller was actually given, when a language model wrote it after this trace's decision (the
+ * trace is taken without one): a model that found no answer in the passages refuses after the decision.
+ */
+export function explainTrace(trace: QueryTrace, options: { documents?: number; result?: QueryResult } = {}): Explanation {
   const retrieval = trace.retrieval;
   const asides = new Set(trace.asides ?? []);
   const terms = [...(retrieval?.terms ?? [])]
@@ -57,6 +62,8 @@ export function explainTrace(trace: QueryTrace, options: { documents?: number } 
           : decision.refused
             ? `refused: P(answers) ${decision.answers.toFixed(2)} < threshold ${decision.threshold.toFixed(2)}`
             : `answered: P(answers) ${decision.answers.toFixed(2)} ≥ threshold ${decision.threshold.toFixed(2)}`;
+  const given = options.result ?? trace.result;
+  const modelDeclined = decision && !decision.refused && !given.grounded;
   return {
     terms,
     missingNames: trace.evidence?.missingStrong ?? [],
@@ -75,8 +82,8 @@ export function explainTrace(trace: QueryTrace, options: { documents?: number } 
       })),
     },
     decision,
-    outcome,
-    confidence: trace.result.confidence,
+    outcome: modelDeclined ? `${outcome}; then refused: the language model that wrote the answer found none in the passages` : outcome,
+    confidence: given.confidence,
   };
 }
 

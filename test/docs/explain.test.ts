@@ -94,6 +94,18 @@ describe('explaining an answer from its trace', () => {
     expect(renderExplanation(named)).toContain(`   Confidence reported: ${Math.round(named.confidence * 100)}%.`);
   });
 
+  it('reads a refusal by a model that wrote the answer after the decision, and shows the confidence given', async () => {
+    const trace = await index.trace('How many times does harbor retry a failed upload?');
+    const declined = { grounded: false, sources: trace.result.sources, confidence: 0.05, reason: 'the model found no answer' };
+    const e = explainTrace(trace, { result: declined });
+    expect(e.decision).toMatchObject({ by: 'model', refused: false });
+    expect(e.outcome).toMatch(
+      /^answered: P\(answers\) 0\.\d\d ≥ threshold 0\.\d\d; then refused: the language model that wrote the answer found none in the passages$/,
+    );
+    expect(e.confidence).toBe(0.05);
+    expect(explainTrace(trace, { result: trace.result }).outcome).toMatch(/^answered: /);
+  });
+
   it('marks the words of an aside, which weigh less in the evidence', async () => {
     const e = explainTrace(await index.trace('Our uploads go through a flaky VPN. How many times does harbor retry a failed upload?'));
     expect(e.terms.filter((t) => t.aside).map((t) => t.word)).toEqual(expect.arrayContaining(['VPN', 'flaky']));

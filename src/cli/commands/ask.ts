@@ -52,10 +52,10 @@ export const command: Command = {
         return outcome.code === 'invalid_arguments' ? 2 : 1;
       }
       const result = outcome.value as QueryResult;
-      // The same question traced again without a model (retrieval and the decision do not depend on one):
-      // read by the stages that produced the answer above.
+      // The same question traced again without a model (retrieval and the decision do not depend on one),
+      // read with the result given above (a configured model may have declined after the decision).
       const index = parsed.values.explain ? await (await runtime.services.docs()).forTenant(runtime.config.tenant) : undefined;
-      const explanation = index ? explainTrace(await index.trace(question, { topK, library }), { documents: topK ?? 5 }) : undefined;
+      const explanation = index ? explainTrace(await index.trace(question, { topK, library }), { documents: topK ?? 5, result }) : undefined;
       if (parsed.values.json) process.stdout.write(`${JSON.stringify(explanation ? { ...result, explain: explanation } : result, null, 2)}\n`);
       else
         process.stdout.write(
