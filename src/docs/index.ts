@@ -19,7 +19,7 @@ import type { Logger } from '../logging.js';
 import type { ChunkStore, DocumentRow, DocumentSummary, DocumentWrite, VectorRow } from '../storage/chunks.js';
 import { renderQuotes, selectQuotes, specificCoverage, weightsFor, DEFAULT_ANSWER_OPTIONS, type AnswerOptions, type Citation } from './answer.js';
 import type { Embedder } from '../model/embeddings.js';
-import { answersProbability, CALIBRATION, confidenceOf, decisionOf, gatherEvidence, type Decision, type Evidence } from './evidence.js';
+import { answersProbability, CALIBRATION, decisionOf, gatherEvidence, type Decision, type Evidence } from './evidence.js';
 import { generateAnswer, type Complete, type Passage } from './generate.js';
 import { findSource, readText, urlFor } from './ingest.js';
 import { DEFAULT_LIBRARY, defaultLibraryFor, libraryProblem, resourceMimeType, resourceUri } from './library.js';
@@ -643,10 +643,10 @@ export class DocIndex {
         }
       }
     }
-    const confidence = confidenceOf(evidence.values, this.calibration);
     const decision = decisionOf(evidence, Boolean(top), this.calibration, moved);
+    const { confidence } = decision;
     const explained = { evidence, retrieval, ranked, decision, asides: asides?.size ? [...asides] : undefined };
-    if (evidence.missingStrong.length) {
+    if (decision.by === 'missing-name') {
       const names = evidence.missingStrong.join(', ');
       return {
         result: noMatch(
