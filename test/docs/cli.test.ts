@@ -82,6 +82,15 @@ describe('docent ingest / ask / docs (built CLI)', () => {
     const refused = await docent('ask', 'How do I call lumen.rotateFiles() every night?', '--tenant', 'cli', '--explain');
     expect(refused.stdout).toMatch(/^No match in the documentation\. The documentation has no `rotateFiles`/);
     expect(refused.stdout).toContain('4. Decision: refused: the documentation never mentions `rotateFiles`');
+    // Another tenant's explanation reads its own (empty) index, never the documents of "cli".
+    const other = JSON.parse((await docent('ask', q, '--tenant', 'other', '--json', '--explain')).stdout);
+    expect(other.explain).toEqual({
+      terms: [],
+      missingNames: [],
+      retrieval: { passages: 0, documents: 0, ranked: [] },
+      outcome: 'No documentation has been ingested for tenant "other" yet.',
+      confidence: 0,
+    });
   });
 
   it('lists and removes documents', async () => {
@@ -182,6 +191,9 @@ describe('docent ingest / ask / docs (built CLI)', () => {
   it('rejects bad usage with status 2', async () => {
     expect((await docent('ingest')).code).toBe(2);
     expect((await docent('ask')).code).toBe(2);
+    const explainValue = await docent('ask', 'How do I install?', '--explain=yes');
+    expect(explainValue.code).toBe(2);
+    expect(explainValue.stderr).toContain('option --explain takes no value');
     expect((await docent('docs', 'purge')).code).toBe(2);
     const badBase = await docent('ingest', folder, '--url-base', 'docs.example.com');
     expect(badBase.code).toBe(2);
