@@ -54,6 +54,11 @@ interface Section {
 export const TABLE_RULE = /^\s*(?:\|\s*)?:?-{2,}/;
 /** A list item's first line at the top level of its block (at most three spaces in), its indent captured. */
 const LIST_ITEM_START = /^(\s{0,3})([-*+]|\d+[.)])\s+/;
+/**
+ * A list item that can interrupt a paragraph (CommonMark: a bullet, or an ordered item numbered 1, not empty):
+ * in a hard-wrapped paragraph "uses port\n5000. You can …" is one sentence, not a list.
+ */
+const LIST_INTERRUPTS = /^\s{0,3}([-*+]|1[.)])\s+\S/;
 /** A list item at any depth (a nested one too), its indent captured. */
 const LIST_ITEM_ANY_DEPTH = /^(\s*)([-*+]|\d+[.)])\s+/;
 
@@ -244,7 +249,7 @@ export function sectionsOf(markdown: string): Section[] {
       continue;
     }
     // A new list item starts a new block, so answers can quote one item.
-    if (LIST_ITEM_START.test(line) && para.length && !LIST_ITEM_START.test(para[0]!)) flush();
+    if (LIST_INTERRUPTS.test(line) && para.length && !LIST_ITEM_START.test(para[0]!)) flush();
     para.push(line);
   }
   flush();

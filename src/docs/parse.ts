@@ -262,7 +262,7 @@ export function rstToMarkdownish(text: string): string {
     .replace(WRAPPED_CODE_ROLE, (m: string, first: string, indent: string, rest?: string) =>
       rest || /\s/.test(first.trim()) ? joined(m, first, indent, rest) : `\`${first.trim()}\`\n${indent}`,
     );
-  const lines = unwrapped.split(/\r?\n/);
+  const lines = numberAutoEnumerated(unwrapped.split(/\r?\n/));
   const styles: string[] = [];
   const out: string[] = [];
   const levelOf = (style: string) => {
@@ -348,6 +348,28 @@ export function rstToMarkdownish(text: string): string {
 }
 
 /**
+ * Auto-enumerated list items (`#.` and `#)`) numbered as a reader sees them, 1, 2, … in each list: a list ends
+ * at a line of its own indent that is not an item; an item's body is indented deeper.
+ */
+function numberAutoEnumerated(lines: string[]): string[] {
+  const lists: { indent: number; n: number }[] = [];
+  return lines.map((line) => {
+    if (!line.trim()) return line;
+    const indent = /^\s*/.exec(line)![0].length;
+    while (lists.length && lists.at(-1)!.indent > indent) lists.pop();
+    const item = /^(\s*)#([.)])(\s+\S.*)$/s.exec(line);
+    const open = lists.at(-1)?.indent === indent ? lists.at(-1) : undefined;
+    if (!item) {
+      if (open) lists.pop();
+      return line;
+    }
+    if (open) open.n++;
+    else lists.push({ indent, n: 1 });
+    return `${item[1]}${lists.at(-1)!.n}${item[2]}${item[3]}`;
+  });
+}
+
+/**
  * The paragraph line that opens a literal block, as reStructuredText renders it: `Example::` reads
  * "Example:", `Example: ::` and `handler. ::` lose the marker (it follows a space), a line of `::` alone reads
  * as nothing.
@@ -362,14 +384,16 @@ const CODE_LINE =
   /^(?:@\w|def |class |import |from [\w.]+ import |return\b|>>> |\$ |[\])}]|(?:if|for|while|with|try|else|elif|except)\b.*:$)|[([{,]$|^[\w.]+\(.*\)$|^[\w.[\]]+ = /;
 
 /**
- * Whether a directive's body reads as source code rather than text: at least half its lines are shaped like
- * code, none is a sentence (words ending in a period) and none is reStructuredText markup. Only asked of
- * directives docent does not know.
+ * Whether a directive's body reads as source code rather than text: at least half the lines at its own indent
+ * are shaped like code, none of them is a sentence (words ending in a period) and no line is reStructuredText
+ * markup. Lines indented under a code line (a docstring, a function's body) belong to that code and are not
+ * judged. Only asked of directives docent does not know.
  */
 function looksLikeCode(body: string[]): boolean {
-  const lines = body.map((l) => l.trim()).filter(Boolean);
+  const all = body.filter((l) => l.trim());
   // Markup of its own (a nested directive, a literal block's `::`) makes it text.
-  if (!lines.length || lines.some((l) => l.startsWith('.. ') || l.endsWith('::'))) return false;
+  if (!all.length || all.some((l) => l.trim().startsWith('.. ') || l.trimEnd().endsWith('::'))) return false;
+  const lines = all.filter((l) => !/^\s/.test(l)).map((l) => l.trim());
   const code = lines.filter((l) => CODE_LINE.test(l)).length;
   const sentences = lines.filter((l) => !l.startsWith('#') && /[A-Za-z]\s+\w+[.!?]$/.test(l) && !/["'`]$/.test(l)).length;
   return code * 2 >= lines.length && sentences === 0;

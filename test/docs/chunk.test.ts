@@ -694,6 +694,60 @@ describe('structure-aware chunking', () => {
     ]);
   });
 
+  it("quotes a directive's code as code when its docstring holds sentences: only the lines at the body's own indent are judged", () => {
+    const rst = [
+      'Title',
+      '=====',
+      '',
+      'Add the escape marker to truncate the help text.',
+      '',
+      '.. click:example::',
+      '',
+      '    @click.command()',
+      '    def cli():',
+      '        """First paragraph.',
+      '',
+      '        Words to not be included.',
+      '        """',
+      '',
+      '.. myproject:aside::',
+      '',
+      '    The command reads its name from the call:',
+      '',
+      '        hello(name)',
+    ].join('\n');
+    expect(passages(rst, 'rst')).toEqual([
+      'Add the escape marker to truncate the help text.\n\n```\n@click.command()\ndef cli():\n    """First paragraph.\n\n    Words to not be included.\n    """\n```\n\nThe command reads its name from the call:\n\nhello(name)',
+    ]);
+  });
+
+  it('numbers reStructuredText auto-enumerated items (#.) per list, nested lists counted apart', () => {
+    const rst = [
+      'Steps',
+      '=====',
+      '',
+      '#.  Create the app.',
+      '',
+      '    #. Set the name.',
+      '    #. Set the config.',
+      '',
+      '#.  Run it.',
+      '',
+      'Then, in another list:',
+      '',
+      '#) Stop it.',
+    ].join('\n');
+    expect(passages(rst, 'rst')).toEqual([
+      '1.  Create the app.\n\n1. Set the name.\n    2. Set the config.\n\n2.  Run it.\n\nThen, in another list:\n\n1) Stop it.',
+    ]);
+  });
+
+  it('reads a hard-wrapped line that starts with a number as the paragraph it continues, not as a list', () => {
+    const md = '# Ports\n\nA service uses port\n5000. Disable it in the settings.\nSteps:\n1. Open the settings.\n2. Turn it off.\n';
+    const chunk = chunkMarkdown(md)[0]!;
+    expect(chunk.text).toBe('A service uses port\n5000. Disable it in the settings.\nSteps:\n\n1. Open the settings.\n2. Turn it off.');
+  });
+
   it("reads MkDocs' admonitions under their title or kind, their indented body as text", () => {
     const md = '# Deploy\n\n!!! warning "Stale pages"\n    Run `mkdocs build --clean` first.\n\n??? note\n    Collapsed by default.\n';
     const [chunk] = chunkMarkdown(parseDocument(md, 'markdown').body);
