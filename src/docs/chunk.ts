@@ -9,7 +9,7 @@
  * section they quote. Markup that carries no text (images, badges, HTML tags, link targets) is dropped.
  */
 import { decodeHTMLStrict } from 'entities';
-import { fenceAt, fencedBlock } from './fence.js';
+import { fenceAt, fencedBlock, fenceLine, type OpenFence } from './fence.js';
 import { withoutAttributes } from './parse.js';
 import { splitSentences } from './tokens.js';
 import { TUNING } from './tuning.js';
@@ -74,8 +74,12 @@ function withoutClosingHashes(text: string): string {
   return end === 0 || /\s/.test(trimmed[end - 1]!) ? trimmed.slice(0, end).trimEnd() : trimmed;
 }
 
-/** Inline markdown to plain reading text: link targets, images and HTML tags go, inline code stays whole (`<th>`). */
-export function cleanInline(line: string): string {
+/**
+ * Inline markdown to plain reading text: link targets, images and HTML tags go, inline code stays whole (`<th>`).
+ * `references`: the labels the document defines (`[crates.io]: https://…`, lower case), so that a shortcut
+ * reference (`[crates.io]`) reads as its text; brackets with no definition are text (`cargo [options]`).
+ */
+export function cleanInline(line: string, references?: ReadonlySet<string>): string {
   // Links and images first, on the whole line: their text may hold code (`[\`pino-test\`](https://…)`).
   // No bracket or parenthesis part runs past the next opening one, so a line of a thousand `[` or `![a](`
   // costs its length, not its square (documents are uploaded by anyone with a key).
@@ -88,6 +92,9 @@ export function cleanInline(line: string): string {
     .replace(/!\[[^\][]*\](?![([])/g, '')
     .replace(/\[((?:[^\][]|\[[^\][]*\])*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)/g, '$1')
     .replace(/\[([^\][]*)\]\[[^\][]*\]/g, '$1')
+    .replace(/\[([^\][^]*)\](?![([:])/g, (m, label: string) => (references?.has(referenceLabel(label)) ? label : m))
+    // An autolink (`<https://…>`) reads as its address.
+    .replace(/<((?:https?|ftp):\/\/[^<>\s]+)>/gi, '$1')
     // A footnote's definition reads as its text, a reference to it (`licenses.[^slash]`) as nothing.
     // (A label stops at the next bracket or caret, so a line of unclosed `[^` costs its length.)
     .replace(/^\[\^[^\][\s^]+\]:\s*/, '')
@@ -99,6 +106,31 @@ export function cleanInline(line: string): string {
     .map((part, i) => (i % 2 ? part : cleanProse(part)))
     .join('');
 }
+
+/** A link reference's label as CommonMark matches it: case-insensitive, inner whitespace collapsed. */
+export function referenceLabel(label: string): string {
+  return label.trim().replace(/\s+/g, ' ').toLowerCase();
+}
+
+/** The labels of the link reference definitions in a markdown text (`[label]: target`), outside fenced code. */
+export function referenceLabels(markdown: string): Set<string> {
+  const labels = new Set<string>();
+  let fence: OpenFence | undefined;
+  for (const line of markdown.split('\n')) {
+    const kind = fence && fenceLine(line, fence);
+    if (kind === 'body' || kind === 'close') {
+      if (kind === 'close') fence = undefined;
+      continue;
+    }
+    fence = fenceAt(line);
+    const definition = fence ? undefined : REFERENCE_DEFINITION.exec(line);
+    if (definition) labels.add(referenceLabel(definition[1]!));
+  }
+  return labels;
+}
+
+/** A link reference definition's line (a footnote's, `[^1]:`, is none). */
+const REFERENCE_DEFINITION = /^\s{0,3}\[([^\]^][^\]]*)\]:\s*\S+/;
 
 const MASKED_OPEN = '\uE000';
 const MASKED_CLOSE = '\uE001';
@@ -170,8 +202,13 @@ export function sectionsOf(markdown: string): Section[] {
   let path: { level: number; title: string }[] = [];
   let current: Section = { path: [], blocks: [] };
   let para: string[] = [];
+  const references = referenceLabels(markdown);
   const flush = () => {
-    const text = unwrapLines(para.join('\n')).split('\n').map(cleanInline).join('\n');
+    const text = unwrapLines(para.join('\n'))
+      .split('\n')
+      // A hard line break's backslash (`synopsis\`) ends the line it marks.
+      .map((line) => cleanInline(line, references).replace(/\\$/, ''))
+      .join('\n');
     para = [];
     if (text.trim()) current.blocks.push({ kind: 'text', text: text.trim() });
   };
@@ -244,7 +281,7 @@ export function sectionsOf(markdown: string): Section[] {
       continue;
     }
     // Reference link definitions and horizontal rules carry no reading text (a footnote's definition does).
-    if (/^\s{0,3}\[[^\]^][^\]]*\]:\s*\S+/.test(line) || /^\s{0,3}([-*_])(\s*\1){2,}\s*$/.test(line)) {
+    if (REFERENCE_DEFINITION.test(line) || /^\s{0,3}([-*_])(\s*\1){2,}\s*$/.test(line)) {
       flush();
       continue;
     }

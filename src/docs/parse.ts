@@ -225,7 +225,10 @@ const RST_ADORNMENT = /^([=\-~^"'`#*+:.<>_])\1{2,}\s*$/;
  * abbreviation); every other role (:func:, :py:class:, :option:) names code and is read as `code`.
  */
 const TEXT_ROLES = 'ref|doc|term|abbr|pep|rfc|numref|download';
-const TEXT_ROLE = new RegExp(`:(?:${TEXT_ROLES}):\`([^\`<]*)(?:<[^>\`]*>)?\``, 'g');
+const TEXT_ROLE = new RegExp(`:(${TEXT_ROLES}):\`([^\`<]*)(?:<[^>\`]*>)?\``, 'g');
+/** A text role as it reads: its text, a PEP or an RFC by its name (`:pep:\`538\`` is "PEP 538"). */
+const textRole = (role: string, text: string) =>
+  (role === 'pep' || role === 'rfc') && /^\s*\d+\s*$/.test(text) ? `${role.toUpperCase()} ${text.trim()}` : text.trimEnd();
 /**
  * A role as MyST markdown writes it (`{ref}\`Options <options>\``, `{func}\`~click.echo\``), after a space or
  * an opening bracket or quote; or a code span, matched first so that a role is never looked for inside one
@@ -233,8 +236,12 @@ const TEXT_ROLE = new RegExp(`:(?:${TEXT_ROLES}):\`([^\`<]*)(?:<[^>\`]*>)?\``, '
  */
 const MYST_ROLE = /(`[^`]*`)|(?<![^\s(["'])\{([A-Za-z][\w:.-]*)\}`~?([^`<]*)(?:<([^>`]*)>)?`/g;
 const MYST_TEXT_ROLES = new Set(TEXT_ROLES.split('|'));
-/** A code role's text as code: its name, or its target when it has no text (`~` only shortens a dotted path). */
-const codeRole = (_m: string, text: string, target?: string) => `\`${(text.trim() || target || '').replace(/^~/, '').trim()}\``;
+/**
+ * A code role's text as code: its name, or its target when it has no text, without Sphinx's prefixes (`~`
+ * shortens a dotted path, `.` searches from the current module, `!` leaves out the link): `:attr:\`~.Request.args\``
+ * reads `Request.args`.
+ */
+const codeRole = (_m: string, text: string, target?: string) => `\`${(text.trim() || target || '').replace(/^[~!.]+/, '').trim()}\``;
 /**
  * A role (`opener` matches its `:name:` and the backtick) whose text wraps onto the next line: its first line's
  * text, the next line's indent, and the text there before the target (see rstToMarkdownish).
@@ -455,7 +462,7 @@ export function rstInline(line: string): string {
       .replace(/``([^`]+)``/g, '`$1`')
       // A literal that wraps onto the next line opens (or closes) on this one: a code span across the break.
       .replace(/``/g, '`')
-      .replace(TEXT_ROLE, (_m, text: string) => text.trimEnd())
+      .replace(TEXT_ROLE, (_m, role: string, text: string) => textRole(role, text))
       .replace(/(?<![\w:.-]):[\w:.-]+:`~?([^`<]*)(?:<([^>`]*)>)?`/g, codeRole)
       .replace(/`([^`<]+)<[^>`]+>`__?/g, (_m, text: string) => text.trimEnd())
       .replace(/`([^`]+)`__?(?![`\w])/g, '$1')
@@ -500,7 +507,11 @@ export function unquoteMarkdown(text: string): string {
       // Nested markers (`> > text`) go in one pass.
       const inner = quoted[1]!.replace(/^(?: {0,3}>(?= |$) ?)*/, '');
       const alert = /^\[!(\w+)\](.*)$/s.exec(inner.trim());
-      return alert ? labelLine(alert[1]!, alert[2]!.trim()) : inner;
+      if (alert) return labelLine(alert[1]!, alert[2]!.trim());
+      // A heading inside a quote titles the quote, not a section of the page: read as a bold line, so that the
+      // page's next sections stay under the page's own headings (pino's `> ## Note` above its API's methods).
+      const heading = /^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/.exec(inner);
+      return heading?.[1]?.trim() ? `**${heading[1].trim()}**` : inner;
     })
     .join('\n');
 }
@@ -700,7 +711,7 @@ export function mystRoles(text: string): string {
         prose
           .join('\n')
           .replace(MYST_ROLE, (m, span?: string, role?: string, text = '', target?: string) =>
-            span ? span : MYST_TEXT_ROLES.has(role!) ? text.trimEnd() : codeRole(m, text, target),
+            span ? span : MYST_TEXT_ROLES.has(role!) ? textRole(role!, text) : codeRole(m, text, target),
           ),
       );
     }

@@ -330,6 +330,13 @@ describe('structure-aware chunking', () => {
     expect(chunk!.text).toBe('Call `app.url_for` or `app.run`; see the guide.\n\n**Note:**\nKeep `debug` off.');
   });
 
+  it("reads Sphinx's role prefixes as nothing and PEP and RFC roles by their names", () => {
+    const rst = 'Intro\n=====\n\nUse :attr:`~.Request.args` or :meth:`!Flask.run`, per :pep:`538` and :rfc:`7230`.\n';
+    expect(passages(rst, 'rst')).toEqual(['Use `Request.args` or `Flask.run`, per PEP 538 and RFC 7230.']);
+    const myst = '# Intro\n\nThanks to {pep}`538`, use {attr}`~.Request.args`.\n';
+    expect(passages(myst)).toEqual(['Thanks to PEP 538, use `Request.args`.']);
+  });
+
   it('reads reStructuredText links and references that wrap onto the next line, and roles in a line that opens a literal block', () => {
     const parsed = parseDocument(
       'Get\n===\n\nDownload it from the `project\nrelease page <https://example.com/releases>`__, then read\n:ref:`the backup\nchapter <backup>`. See\n:attr:`Blueprint.root_path` for the folder::\n\n    >>> bp.root_path\n',
@@ -366,6 +373,36 @@ describe('structure-aware chunking', () => {
     expect(body).toContain('**Note:**\nRestart after changes.');
     expect(body).toContain('EXAMPLE:\n\n```python\nx = 1\n```');
     expect(body).toContain('```sh\n> npm install\n```');
+  });
+
+  it("reads a heading inside a blockquote as the quote's bold title, so the page's next sections stay under its own headings", () => {
+    const md = '# API\n\n## Logger\n\n> ## Note\n> Child loggers share the parent.\n\n### logger.child()\n\nMakes a child.\n';
+    expect(chunkMarkdown(parseDocument(md, 'markdown').body).map((c) => [c.section, c.text])).toEqual([
+      [`API${SECTION_SEPARATOR}Logger`, '**Note**\nChild loggers share the parent.'],
+      [`API${SECTION_SEPARATOR}Logger${SECTION_SEPARATOR}logger.child()`, 'Makes a child.'],
+    ]);
+  });
+
+  it('reads shortcut references the page defines, autolinks and hard line breaks as text; other brackets stay', () => {
+    const md = [
+      '# Publish',
+      '',
+      'The default registry is <https://crates.io>, see [crates.io] and [the Manifest][manifest].',
+      'Run `cargo [options]` with [options] and [^1].',
+      '`cargo` [_options_] _command_\\',
+      '`cargo` `--version`',
+      '',
+      '[Crates.IO]: https://crates.io',
+      '[manifest]: manifest.md',
+      '[^1]: A note.',
+      '',
+      '```',
+      '[options]: not a definition',
+      '```',
+    ].join('\n');
+    expect(passages(md)[0]).toBe(
+      'The default registry is https://crates.io, see crates.io and the Manifest.\nRun `cargo [options]` with [options] and .\n`cargo` [_options_] _command_\n`cargo` `--version`\n\nA note.\n\n```\n[options]: not a definition\n```',
+    );
   });
 
   it('reads site containers under their label, and drops MDX imports and component-only lines, never inside code', () => {
