@@ -287,6 +287,14 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
     // Whatever was not quoted after all is not offered again.
     if (!chosen.includes(best)) dangling.add(best);
   }
+  // An introducing sentence ("… like this:") still without what it introduces reads as cut off: the listing,
+  // list item or row after it comes along when it fits (a long listing's first part, too).
+  if (tuning.introducedLast)
+    for (const q of [...chosen]) {
+      if (q.unit.kind !== 'sentence' || !q.unit.text.endsWith(':')) continue;
+      const next = siblingsOf(q)[q.unit.index + 1];
+      if (next && next.unit.kind !== 'sentence' && !chosen.includes(next) && fits(next, 1.4)) take(next);
+    }
   // The lead's passage first, then the others in rank order; units in document order within a passage.
   const order = new Map(passages.map((p, i) => [p.candidate, i === leadPassage ? -1 : i]));
   return chosen.sort((a, b) => order.get(a.candidate)! - order.get(b.candidate)! || a.unit.index - b.unit.index);

@@ -205,6 +205,15 @@ export interface Tuning {
    */
   leadContinuation: boolean;
   /**
+   * After the units are chosen, a sentence ending in ":" that was quoted without what it introduces brings
+   * the code, list item or row after it when that fits the budget with the 1.4 slack introductions have.
+   * A qualifying sentence ("However, you can set the priority of PyPI:") comes with the sentence it qualifies
+   * and so had no room to bring its own listing. Measured (2026-11-26, sixteen development corpora): no
+   * question's answer match moved; 4 answers gained the listing their last sentence announced (answers
+   * ending on such a sentence 36 → 32 of 693; the rest have no room, or announce an image).
+   */
+  introducedLast: boolean;
+  /**
    * A best passage whose own heading names more of the question than its best unit does (and than any unit
    * elsewhere in its document) leads the answer with its section, quoted from its start (src/docs/answer.ts
    * sectionLeads): "What does shrinkwrap do?" under "#### `shrinkwrap`", whose body never repeats the name.
@@ -339,6 +348,7 @@ export const TUNING: Readonly<Tuning> = Object.freeze({
   alternativeWeight: 1,
   alternativeEvidence: 0.5,
   leadContinuation: true,
+  introducedLast: true,
   headingSections: true,
   wordSpecificity: true,
   everydayFloor: 0.5,
@@ -378,6 +388,7 @@ export const ABLATIONS: Record<string, Ablation> = {
   spelling: { about: 'British/American spelling variants found in the documentation', off: { spelling: false } },
   'heading-sections': { about: 'a section found by its heading quoted from its start', off: { headingSections: false } },
   'lead-continuation': { about: 'the answer’s lead unit bringing the unit that follows it', off: { leadContinuation: false } },
+  'introduced-last': { about: 'a sentence ending in ":" bringing what it introduces after the units are chosen', off: { introducedLast: false } },
   'small-pool': { about: 'the large candidate pool (40 passages instead)', off: { pool: 40 } },
   'name-questions': { about: 'units naming code ranked up for a question asking which option, method or setting', off: { nameBoost: 0 } },
   'default-statements': { about: 'units stating a default ranked up for a question about a default', off: { defaultStatements: false } },

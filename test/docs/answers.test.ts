@@ -178,6 +178,23 @@ describe('selectQuotes', () => {
   });
 });
 
+describe('selectQuotes: introductions', () => {
+  it('brings what a qualifying sentence introduces: "However, … with:" is not left hanging', () => {
+    const p = passage('The widget keeps the line breaks of prose. However, you can turn that off with:\n\n```bash\nwidget --wrap always\n```');
+    const options = { ...DEFAULT_ANSWER_OPTIONS, maxUnits: 1 };
+    expect(quoted(selectQuotes([p], [qterm('prose', 3), qterm('breaks', 2)], options))).toEqual([
+      'The widget keeps the line breaks of prose.',
+      'However, you can turn that off with:',
+      '```bash\nwidget --wrap always\n```',
+    ]);
+    const tuning = { ...TUNING, introducedLast: false };
+    expect(quoted(selectQuotes([p], [qterm('prose', 3), qterm('breaks', 2)], { ...options, tuning }))).toEqual([
+      'The widget keeps the line breaks of prose.',
+      'However, you can turn that off with:',
+    ]);
+  });
+});
+
 describe('specificCoverage', () => {
   it('values a passage for the question words that set it apart within its document, not for the package name', () => {
     const terms = [qterm('widget', 3), qterm('colour', 2)];
