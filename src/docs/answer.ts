@@ -356,6 +356,9 @@ export function renderQuotes(given: Quote[], title: (c: Candidate) => string): {
       parts.push(`${parts.length ? '\n' : ''}From ${title(q.candidate)}${section ? ` › ${section}` : ''} [${n}]:`);
     }
     let text = q.unit.text;
+    // A nested item keeps its indent only under an item quoted just before it: alone, the indent would make
+    // it a code block.
+    if (q.unit.kind === 'item' && (parts.at(-1)!.startsWith('From ') || quotes[i - 1]?.unit.kind !== 'item')) text = text.trimStart();
     if (q.unit.kind === 'row' && text.includes('\n')) {
       // Rows of one table quoted together share one header (with its separator, so the table still renders).
       const [header, row] = text.split('\n') as [string, string];
@@ -372,6 +375,11 @@ export function renderQuotes(given: Quote[], title: (c: Candidate) => string): {
         same.push(quotes[++i]!.unit.excerpt!);
       text = renderExcerpt(same);
     }
+    // A table is set apart from what is quoted around it by an empty quoted line: a sentence (or another
+    // table's header) right under a row would render as a row of its table.
+    const before = quotes[i - 1];
+    const oneTable = before?.unit.kind === 'row' && q.unit.kind === 'row' && before.candidate === q.candidate && before.unit.block === q.unit.block;
+    if (before && (before.unit.kind === 'row' || q.unit.kind === 'row') && !oneTable && parts.at(-1)!.startsWith('> ')) parts.push('>');
     parts.push(
       text
         .split('\n')

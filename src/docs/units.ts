@@ -78,24 +78,31 @@ export function unitsOf(text: string, longCode: number): Unit[] {
   let para: string[] = [];
   let block = -1;
   let section: string | undefined;
-  const push = (kind: Unit['kind'], t: string) => {
+  const push = (kind: Unit['kind'], t: string, indent = '') => {
     const trimmed = t.trim();
-    if (trimmed) units.push({ kind, text: trimmed, index: units.length, block, ...(section ? { section } : {}) });
+    if (trimmed) units.push({ kind, text: indent + trimmed, index: units.length, block, ...(section ? { section } : {}) });
   };
+  // The indent of the passage's outermost list items so far: an item indented deeper is quoted with the
+  // difference (at most four spaces), so that a nested list still reads as nested under its parent.
+  let listBase = Infinity;
+  const nesting = (line: string) => ' '.repeat(Math.min(4, Math.max(0, /^\s*/.exec(line)![0].length - listBase)));
   const flushPara = () => {
     if (!para.length) return;
     block++;
     const first = para[0]!;
     if (LIST_ITEM.test(first)) {
+      listBase = Math.min(listBase, /^\s*/.exec(first)![0].length);
       let item: string[] = [];
+      let indent = nesting(first);
       for (const line of para) {
         if (LIST_ITEM.test(line) && item.length) {
-          push('item', item.join(' '));
+          push('item', item.join(' '), indent);
           item = [];
+          indent = nesting(line);
         }
         item.push(line.trim());
       }
-      push('item', item.join(' '));
+      push('item', item.join(' '), indent);
     } else if (first.trim().startsWith('|')) {
       // Each row is quoted under the table's header row, which says what its cells mean.
       const rows = para.filter((line) => !TABLE_RULE.test(line));
