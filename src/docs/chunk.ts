@@ -59,6 +59,8 @@ const LIST_ITEM_START = /^(\s{0,3})([-*+]|\d+[.)])\s+/;
  * in a hard-wrapped paragraph "uses port\n5000. You can …" is one sentence, not a list.
  */
 const LIST_INTERRUPTS = /^\s{0,3}([-*+]|1[.)])\s+\S/;
+/** A line of an indented code block: four spaces or a tab in, then something. */
+const INDENTED_CODE = /^(?: {4}|\t)\s*\S/;
 /** A list item at any depth (a nested one too), its indent captured. */
 const LIST_ITEM_ANY_DEPTH = /^(\s*)([-*+]|\d+[.)])\s+/;
 
@@ -220,6 +222,8 @@ export function sectionsOf(markdown: string): Section[] {
     current = { path: path.map((h) => h.title), blocks: [] };
   };
   let inComment = false;
+  // Whether the lines read are inside a list, whose items' further paragraphs may be indented four spaces.
+  let inList = false;
   // The end tag of the <script> or <style> element being skipped: a page's code and styles (VitePress pages
   // open with `<script setup>`) are no reading text. As in CommonMark, such a block runs to its end tag.
   let rawEnd: string | undefined;
@@ -251,6 +255,29 @@ export function sectionsOf(markdown: string): Section[] {
       const { marker, info } = open.fence;
       current.blocks.push({ kind: 'code', text: `${marker}${info.split(/\s/, 1)[0]!}\n${body.join('\n')}\n${marker}` });
       i = next - 1;
+      continue;
+    }
+    // An indented code block (CommonMark): lines indented four or more spaces after a blank line or a heading,
+    // outside a list (there such lines continue an item, as Python-Markdown writes them). Blank lines inside
+    // it are its own when more of it follows.
+    if (LIST_ITEM_START.test(line)) inList = true;
+    else if (/^\s?\S/.test(line)) inList = false;
+    if (!inList && !para.length && INDENTED_CODE.test(line)) {
+      const body: string[] = [];
+      let j = i;
+      for (; j < lines.length; j++) {
+        const l = lines[j]!;
+        if (INDENTED_CODE.test(l)) body.push(l.replace(/^(?: {4}|\t)/, ''));
+        else if (l.trim()) break;
+        else {
+          let k = j + 1;
+          while (k < lines.length && !lines[k]!.trim()) k++;
+          if (k >= lines.length || !INDENTED_CODE.test(lines[k]!)) break;
+          body.push('');
+        }
+      }
+      current.blocks.push({ kind: 'code', text: `\`\`\`\n${body.join('\n')}\n\`\`\`` });
+      i = j - 1;
       continue;
     }
     const atx = ATX.exec(line);

@@ -351,7 +351,50 @@ export function rstToMarkdownish(text: string): string {
     out.push(rstInline(line));
     i++;
   }
-  return out.join('\n');
+  return unindentBlockQuotes(out.join('\n').split('\n')).join('\n');
+}
+
+/**
+ * reStructuredText block quotes (text indented under a blank line after an unindented paragraph that is no
+ * list item) read as paragraphs: left four spaces in, markdown would read them as code. An indented run
+ * after a list item continues the item and stays.
+ */
+function unindentBlockQuotes(lines: string[]): string[] {
+  const out: string[] = [];
+  let fence: OpenFence | undefined;
+  let prev = '';
+  let quote: number | undefined;
+  let blank = false;
+  for (const line of lines) {
+    if (fence) {
+      const kind = fenceLine(line, fence);
+      if (kind !== 'end') {
+        out.push(line);
+        if (kind === 'close') fence = undefined;
+        continue;
+      }
+      fence = undefined;
+    }
+    if (!line.trim()) {
+      out.push(line);
+      blank = true;
+      continue;
+    }
+    const indent = /^\s*/.exec(line)![0].length;
+    if (quote !== undefined && indent >= quote) {
+      out.push(line.slice(quote));
+      blank = false;
+      continue;
+    }
+    quote = undefined;
+    if (blank && indent >= 4 && prev && !/^\s/.test(prev) && !LIST_ITEM.test(prev)) quote = indent;
+    const read = quote === undefined ? line : line.slice(quote);
+    fence = fenceAt(read);
+    out.push(read);
+    prev = read;
+    blank = false;
+  }
+  return out;
 }
 
 /**

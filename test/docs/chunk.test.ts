@@ -779,6 +779,16 @@ describe('structure-aware chunking', () => {
     ]);
   });
 
+  it('reads an indented code block as code, but not an indented paragraph of a list item or a reStructuredText block quote', () => {
+    const md =
+      '# Test\n\nFor example:\n\n    cargo build --tests\n\n    cargo test --no-fail-fast\n\n1. Install it.\n\n    Then restart the shell.\n\nText\n    continued.\n';
+    expect(passages(md)).toEqual([
+      'For example:\n\n```\ncargo build --tests\n\ncargo test --no-fail-fast\n```\n\n1. Install it.\n\nThen restart the shell.\n\nText\n    continued.',
+    ]);
+    const rst = 'Errors\n======\n\nYou will see this error:\n\n    The setup method can no longer be called.\n\nExample::\n\n    app.run()\n';
+    expect(passages(rst, 'rst')).toEqual(['You will see this error:\n\nThe setup method can no longer be called.\n\nExample:\n\n```\napp.run()\n```']);
+  });
+
   it('reads a hard-wrapped line that starts with a number as the paragraph it continues, not as a list', () => {
     const md = '# Ports\n\nA service uses port\n5000. Disable it in the settings.\nSteps:\n1. Open the settings.\n2. Turn it off.\n';
     const chunk = chunkMarkdown(md)[0]!;
