@@ -81,7 +81,10 @@ function withoutClosingHashes(text: string): string {
  * `references`: the labels the document defines (`[crates.io]: https://…`, lower case), so that a shortcut
  * reference (`[crates.io]`) reads as its text; brackets with no definition are text (`cargo [options]`).
  */
-export function cleanInline(line: string, references?: ReadonlySet<string>): string {
+export function cleanInline(given: string, references?: ReadonlySet<string>): string {
+  // A table row's escaped pipes (`\|`, `&#124;`) are a cell's own, not column breaks: kept escaped.
+  const row = /^\s*\|/.test(given);
+  const line = row ? given.replace(/\\\||&#124;|&#x7c;|&vert;|&verbar;/gi, CELL_PIPE) : given;
   // Links and images first, on the whole line: their text may hold code (`[\`pino-test\`](https://…)`).
   // No bracket or parenthesis part runs past the next opening one, so a line of a thousand `[` or `![a](`
   // costs its length, not its square (documents are uploaded by anyone with a key).
@@ -103,11 +106,14 @@ export function cleanInline(line: string, references?: ReadonlySet<string>): str
     .replace(/\[\^[^\][\s^]+\]/g, '')
     .replace(MASKED, (m) => (m === MASKED_OPEN ? '[' : ']'));
   // Then HTML tags and escapes, outside code spans only.
-  return unlinked
+  const clean = unlinked
     .split(/(`[^`\n]+`)/)
     .map((part, i) => (i % 2 ? part : cleanProse(part)))
     .join('');
+  return row ? clean.replace(/\uE002/g, '\\|') : clean;
 }
+
+const CELL_PIPE = '\uE002';
 
 /** A link reference's label as CommonMark matches it: case-insensitive, inner whitespace collapsed. */
 export function referenceLabel(label: string): string {

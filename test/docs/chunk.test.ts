@@ -789,6 +789,22 @@ describe('structure-aware chunking', () => {
     expect(passages(rst, 'rst')).toEqual(['You will see this error:\n\nThe setup method can no longer be called.\n\nExample:\n\n```\napp.run()\n```']);
   });
 
+  it("keeps a table cell's escaped pipes escaped, so that they are no column breaks; in prose they read as pipes", () => {
+    const md = [
+      '# Quote props',
+      '',
+      '| Default | CLI |',
+      '| --- | --- |',
+      '| `"as-needed"` | <code>--quote-props \\<as-needed&#124;preserve></code> |',
+      '| a | `x \\| y` |',
+      '',
+      'Text a \\| b &#124; c.',
+    ].join('\n');
+    expect(passages(md)).toEqual([
+      '| Default | CLI |\n| --- | --- |\n| `"as-needed"` | `--quote-props <as-needed\\|preserve>` |\n| a | `x \\| y` |\n\nText a | b | c.',
+    ]);
+  });
+
   it('reads a hard-wrapped line that starts with a number as the paragraph it continues, not as a list', () => {
     const md = '# Ports\n\nA service uses port\n5000. Disable it in the settings.\nSteps:\n1. Open the settings.\n2. Turn it off.\n';
     const chunk = chunkMarkdown(md)[0]!;
