@@ -375,11 +375,14 @@ export function renderQuotes(given: Quote[], title: (c: Candidate) => string): {
         same.push(quotes[++i]!.unit.excerpt!);
       text = renderExcerpt(same);
     }
-    // A table is set apart from what is quoted around it by an empty quoted line: a sentence (or another
-    // table's header) right under a row would render as a row of its table.
+    // Prose, a list and a table quoted one after another are set apart by an empty quoted line: a sentence
+    // right under a row would render as a row of its table, under an item as the item's own text, and an item
+    // numbered 4 right under a sentence as words of its paragraph. Code fences need none.
     const before = quotes[i - 1];
-    const oneTable = before?.unit.kind === 'row' && q.unit.kind === 'row' && before.candidate === q.candidate && before.unit.block === q.unit.block;
-    if (before && (before.unit.kind === 'row' || q.unit.kind === 'row') && !oneTable && parts.at(-1)!.startsWith('> ')) parts.push('>');
+    const kinds = [before?.unit.kind, q.unit.kind];
+    const oneTable = kinds[0] === 'row' && kinds[1] === 'row' && before!.candidate === q.candidate && before!.unit.block === q.unit.block;
+    const apart = before && !kinds.includes('code') && (kinds[0] !== kinds[1] || (kinds[0] === 'row' && !oneTable));
+    if (apart && parts.at(-1)!.startsWith('> ')) parts.push('>');
     parts.push(
       text
         .split('\n')

@@ -550,15 +550,17 @@ describe('quotes that read cleanly', () => {
     expect(unitsOf(table, 1200).map((u) => u.text)).toEqual(['| Option | Default |\n| `retries` | `3` |']);
   });
 
-  it('sets a table apart from the prose quoted after it, and keeps a nested list nested only under its parent', () => {
+  it('sets a list and a table apart from the prose quoted around them, and keeps a nested list nested only under its parent', () => {
     const p = passage(
       'Kinds:\n\n* **hoisted** a flat folder, for:\n  1. tools that break on links\n* **isolated** the default\n\n| Kind | Links |\n| --- | --- |\n| hoisted | no |\n\nHoisted is slower.',
     );
     const all = unitsOf(p.candidate.chunk.text, 1200).map((unit) => ({ unit, candidate: p.candidate, source: 1, score: 1, covers: new Set<string>() }));
     expect(all.map((q) => q.unit.text)).toContain('  1. tools that break on links');
-    expect(renderQuotes(all.slice(1), () => 'kinds.md').text).toBe(
+    expect(renderQuotes(all, () => 'kinds.md').text).toBe(
       [
         'From kinds.md [1]:',
+        '> Kinds:',
+        '>',
         '> * **hoisted** a flat folder, for:',
         '>   1. tools that break on links',
         '> * **isolated** the default',
