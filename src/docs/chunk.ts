@@ -9,8 +9,8 @@
  * section they quote. Markup that carries no text (images, badges, HTML tags, link targets) is dropped.
  */
 import { decodeHTMLStrict } from 'entities';
-import { fenceAt, fencedBlock, fenceLine, type OpenFence } from './fence.js';
-import { withoutAttributes } from './parse.js';
+import { fenceAt, fencedBlock, type OpenFence } from './fence.js';
+import { readFence, withoutAttributes } from './parse.js';
 import { splitSentences } from './tokens.js';
 import { TUNING } from './tuning.js';
 
@@ -110,7 +110,7 @@ export function cleanInline(given: string, references?: ReadonlySet<string>): st
     .split(/(`[^`\n]+`)/)
     .map((part, i) => (i % 2 ? part : cleanProse(part)))
     .join('');
-  return row ? clean.replace(/\uE002/g, '\\|') : clean;
+  return row ? clean.replaceAll(CELL_PIPE, '\\|') : clean;
 }
 
 const CELL_PIPE = '\uE002';
@@ -125,13 +125,9 @@ export function referenceLabels(markdown: string): Set<string> {
   const labels = new Set<string>();
   let fence: OpenFence | undefined;
   for (const line of markdown.split('\n')) {
-    const kind = fence && fenceLine(line, fence);
-    if (kind === 'body' || kind === 'close') {
-      if (kind === 'close') fence = undefined;
-      continue;
-    }
-    fence = fenceAt(line);
-    const definition = fence ? undefined : REFERENCE_DEFINITION.exec(line);
+    const read = readFence(line, fence);
+    fence = read.after;
+    const definition = read.code ? undefined : REFERENCE_DEFINITION.exec(line);
     if (definition) labels.add(referenceLabel(definition[1]!));
   }
   return labels;
@@ -276,10 +272,12 @@ export function sectionsOf(markdown: string): Section[] {
         if (INDENTED_CODE.test(l)) body.push(l.replace(/^(?: {4}|\t)/, ''));
         else if (l.trim()) break;
         else {
+          // A run of blank lines is looked past once: the block goes on only if code follows it.
           let k = j + 1;
           while (k < lines.length && !lines[k]!.trim()) k++;
           if (k >= lines.length || !INDENTED_CODE.test(lines[k]!)) break;
-          body.push('');
+          for (; j < k; j++) body.push('');
+          j--;
         }
       }
       current.blocks.push({ kind: 'code', text: `\`\`\`\n${body.join('\n')}\n\`\`\`` });

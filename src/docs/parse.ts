@@ -525,7 +525,7 @@ function labelLine(kind: string, text = ''): string {
  * How a markdown line stands to fenced code (src/docs/fence.ts), given the block open before it: whether it
  * is code (a fence, or a line of the open block), and the block open after it.
  */
-function readFence(line: string, open: OpenFence | undefined): { code: boolean; after: OpenFence | undefined } {
+export function readFence(line: string, open: OpenFence | undefined): { code: boolean; after: OpenFence | undefined } {
   const kind = open && fenceLine(line, open);
   if (kind === 'body') return { code: true, after: open };
   if (kind === 'close') return { code: true, after: undefined };
