@@ -356,17 +356,18 @@ export function renderQuotes(given: Quote[], title: (c: Candidate) => string): {
       parts.push(`${parts.length ? '\n' : ''}From ${title(q.candidate)}${section ? ` › ${section}` : ''} [${n}]:`);
     }
     let text = q.unit.text;
+    // The quote before this one is under the same `From …` line (the last part is a quoted line, not the header).
+    const before = parts.at(-1)!.startsWith('>') ? quotes[i - 1] : undefined;
     // A nested item keeps its indent only under an item quoted just before it: alone, the indent would make
     // it a code block.
-    if (q.unit.kind === 'item' && (parts.at(-1)!.startsWith('From ') || quotes[i - 1]?.unit.kind !== 'item')) text = text.trimStart();
+    if (q.unit.kind === 'item' && before?.unit.kind !== 'item') text = text.trimStart();
+    const kinds = [before?.unit.kind, q.unit.kind];
+    const oneTable = kinds[0] === 'row' && kinds[1] === 'row' && before!.candidate === q.candidate && before!.unit.block === q.unit.block;
     if (q.unit.kind === 'row' && text.includes('\n')) {
       // Rows of one table quoted together share one header (with its separator, so the table still renders).
       const [header, row] = text.split('\n') as [string, string];
-      const prev = quotes[i - 1];
-      const continues =
-        prev && prev.candidate === q.candidate && prev.unit.kind === 'row' && prev.unit.block === q.unit.block && parts.at(-1)!.startsWith('> |');
       const cells = Math.max(1, header.split('|').length - 2);
-      text = continues ? row : `${header}\n|${' --- |'.repeat(cells)}\n${row}`;
+      text = oneTable ? row : `${header}\n|${' --- |'.repeat(cells)}\n${row}`;
     }
     if (q.unit.excerpt) {
       // The chosen parts of one code block are shown together, as one excerpt of it.
@@ -378,11 +379,7 @@ export function renderQuotes(given: Quote[], title: (c: Candidate) => string): {
     // Prose, a list and a table quoted one after another are set apart by an empty quoted line: a sentence
     // right under a row would render as a row of its table, under an item as the item's own text, and an item
     // numbered 4 right under a sentence as words of its paragraph. Code fences need none.
-    const before = quotes[i - 1];
-    const kinds = [before?.unit.kind, q.unit.kind];
-    const oneTable = kinds[0] === 'row' && kinds[1] === 'row' && before!.candidate === q.candidate && before!.unit.block === q.unit.block;
-    const apart = before && !kinds.includes('code') && (kinds[0] !== kinds[1] || (kinds[0] === 'row' && !oneTable));
-    if (apart && parts.at(-1)!.startsWith('> ')) parts.push('>');
+    if (before && !kinds.includes('code') && (kinds[0] !== kinds[1] || (kinds[0] === 'row' && !oneTable))) parts.push('>');
     parts.push(
       text
         .split('\n')

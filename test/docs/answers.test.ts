@@ -574,6 +574,12 @@ describe('quotes that read cleanly', () => {
     );
     // Alone, the nested item is not indented: it would read as a code block.
     expect(renderQuotes([all[2]!], () => 'kinds.md').text).toBe('From kinds.md [1]:\n> 1. tools that break on links');
+    // Nor first under a later source's line, after an item quoted under another source.
+    const other = passage('* **pnp** no folder at all', { doc: 'other' });
+    const item = { unit: unitsOf(other.candidate.chunk.text, 1200)[0]!, candidate: other.candidate, source: 2, score: 1, covers: new Set<string>() };
+    expect(renderQuotes([item, all[2]!], (c) => `${c.doc.id}.md`).text).toBe(
+      'From other.md [1]:\n> * **pnp** no folder at all\n\nFrom d.md [2]:\n> 1. tools that break on links',
+    );
   });
 
   it('never starts a quoted sentence after an abbreviation', () => {
