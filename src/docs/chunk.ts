@@ -10,7 +10,7 @@
  */
 import { decodeHTMLStrict } from 'entities';
 import { fenceAt, fencedBlock, type OpenFence } from './fence.js';
-import { readFence, withoutAttributes } from './parse.js';
+import { readFence, withoutAttributes, withoutClosingHashes } from './parse.js';
 import { splitSentences } from './tokens.js';
 import { TUNING } from './tuning.js';
 
@@ -67,14 +67,6 @@ const LIST_ITEM_ANY_DEPTH = /^(\s*)([-*+]|\d+[.)])\s+/;
 // Line patterns whose every part ends where the next begins, so a hostile line costs its length (the text
 // after a fence marker or a heading's hashes is read in code).
 const ATX = /^\s{0,3}(#{1,6})(?:[ \t]+(.*))?$/s;
-
-/** An ATX heading's text without its optional closing sequence (`## Title ##`); `C#` keeps its hash. */
-function withoutClosingHashes(text: string): string {
-  const trimmed = text.trimEnd();
-  let end = trimmed.length;
-  while (end > 0 && trimmed[end - 1] === '#') end--;
-  return end === 0 || /\s/.test(trimmed[end - 1]!) ? trimmed.slice(0, end).trimEnd() : trimmed;
-}
 
 /**
  * Inline markdown to plain reading text: link targets, images and HTML tags go, inline code stays whole (`<th>`).

@@ -516,6 +516,14 @@ export function rstInline(line: string): string {
   );
 }
 
+/** An ATX heading's text without its optional closing sequence (`## Title ##`); `C#` keeps its hash. */
+export function withoutClosingHashes(text: string): string {
+  const trimmed = text.trimEnd();
+  let end = trimmed.length;
+  while (end > 0 && trimmed[end - 1] === '#') end--;
+  return end === 0 || /\s/.test(trimmed[end - 1]!) ? trimmed.slice(0, end).trimEnd() : trimmed;
+}
+
 /** An admonition's label line: **Note:** and what follows it (`kind` in any case: note, NOTE, Note). */
 function labelLine(kind: string, text = ''): string {
   return `**${kind[0]!.toUpperCase()}${kind.slice(1).toLowerCase()}:**${text ? ` ${text}` : ''}`;
@@ -553,8 +561,9 @@ export function unquoteMarkdown(text: string): string {
       if (alert) return labelLine(alert[1]!, alert[2]!.trim());
       // A heading inside a quote titles the quote, not a section of the page: read as a bold line, so that the
       // page's next sections stay under the page's own headings (pino's `> ## Note` above its API's methods).
-      const heading = /^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/.exec(inner);
-      return heading?.[1]?.trim() ? `**${heading[1].trim()}**` : inner;
+      const heading = /^ {0,3}#{1,6}[ \t]+(.*)$/s.exec(inner);
+      const title = heading ? withoutClosingHashes(heading[1]!).trim() : '';
+      return title ? `**${title}**` : inner;
     })
     .join('\n');
 }
