@@ -17,7 +17,7 @@ import { TUNING } from './tuning.js';
 export const SECTION_SEPARATOR = ' › ';
 
 /** Changing how documents are cut changes this, so that re-ingesting re-chunks unchanged files. */
-export const CHUNKER_VERSION = 'c10';
+export const CHUNKER_VERSION = 'c11';
 
 export interface ChunkOptions {
   /** Target upper size of a passage, in characters (code blocks may exceed it; they are never cut). */
@@ -153,11 +153,12 @@ function withoutComments(line: string): string {
 }
 
 function cleanProse(text: string): string {
-  // `<code>` may hold angle brackets (`<code>--trailing-comma <all|es5></code>`); its text stops at the next
-  // tag of its own, so a line of many unclosed `<code>` costs its length.
+  // `<code>` (with attributes too: `<code style="white-space: nowrap">`) may hold angle brackets
+  // (`<code>--trailing-comma <all|es5></code>`); its text stops at the next tag of its own, so a line of many
+  // unclosed `<code>` costs its length.
   return (
     text
-      .replace(/<code>((?:[^<`]|<(?!\/?code>))+)<\/code>/gi, '`$1`')
+      .replace(/<code(?:\s[^<>]*)?>((?:[^<`]|<(?!\/?code[\s>]))+)<\/code>/gi, '`$1`')
       .replace(HTML_TAG, '')
       .replace(/\\([\\`*_{}[\]()#+\-.!|<>])/g, '$1')
       // Every HTML entity with its semicolon (`&mdash;`, `&#x2192;`); a code point that is none (`&#xFFFFFF;`,

@@ -860,6 +860,58 @@ function directiveLabel(name: string, arg: string): string[] {
   return arg ? [arg] : [];
 }
 
+/** A GFM table's delimiter row: cells of dashes (a colon at either end for alignment), outer pipes optional. */
+const DELIMITER_ROW = /^ {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*(?:\|[ \t]*)?$/;
+
+/** A table row's cells: split at its pipes, escaped ones (`\|`) left in their cell, outer pipes optional. */
+function rowCells(line: string): string[] {
+  const cells = line.trim().split(/(?<!\\)\|/);
+  if (cells[0]?.trim() === '') cells.shift();
+  if (cells.length && cells.at(-1)!.trim() === '') cells.pop();
+  return cells;
+}
+
+/**
+ * GitHub-flavoured tables written without outer pipes (`Directory | Description` over `----|----`) read with
+ * them, as every other stage reads a table (a row quoted whole under its header): left alone they were one
+ * sentence of run-together cells. A table is a header row with as many cells as the delimiter row under it
+ * (at least two), and the rows after them up to a blank line or a line without a pipe. Fenced code stays as
+ * written.
+ */
+export function pipedTables(text: string): string {
+  if (!text.includes('|')) return text;
+  const lines = text.split('\n');
+  let fence: OpenFence | undefined;
+  let table = false;
+  const piped = (line: string) =>
+    `| ${rowCells(line)
+      .map((c) => c.trim())
+      .join(' | ')} |`;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const read = readFence(line, fence);
+    fence = read.after;
+    if (read.code) {
+      table = false;
+      continue;
+    }
+    if (table) {
+      table = line.trim() !== '' && /(?<!\\)\|/.test(line);
+      if (table) lines[i] = piped(line);
+      continue;
+    }
+    const next = lines[i + 1];
+    if (next === undefined || /^\s*\|/.test(line) || !line.includes('|') || !DELIMITER_ROW.test(next)) continue;
+    const cells = rowCells(line).length;
+    if (cells < 2 || cells !== rowCells(next).length) continue;
+    lines[i] = piped(line);
+    lines[i + 1] = piped(next);
+    i++;
+    table = true;
+  }
+  return lines.join('\n');
+}
+
 /** The most lines an HTML table written in markdown may span to be read as a table (beyond: left as lines). */
 const HTML_TABLE_LINES = 2000;
 
@@ -946,6 +998,10 @@ export function parseDocument(content: string, type: ContentType): ParsedDocumen
   }
   const { meta, body } = type === 'markdown' || type === 'text' ? splitFrontMatter(text) : { meta: {}, body: text };
   const normalised =
-    type === 'rst' ? rstToMarkdownish(body) : type === 'markdown' ? mystRoles(siteMarkdown(htmlTables(withoutContents(unquoteMarkdown(body))))) : body;
+    type === 'rst'
+      ? rstToMarkdownish(body)
+      : type === 'markdown'
+        ? mystRoles(siteMarkdown(pipedTables(htmlTables(withoutContents(unquoteMarkdown(body))))))
+        : body;
   return { body: normalised, title: meta.title, description: meta.description ?? meta.summary };
 }

@@ -120,6 +120,55 @@ describe('structure-aware chunking', () => {
     expect(parseDocument('<table><tr><td>a</td>', 'markdown').body).toBe('<table><tr><td>a</td>');
   });
 
+  it('reads a table written without outer pipes as a table, and leaves what only looks like one', () => {
+    const md = [
+      'The output goes into:',
+      '',
+      'Directory | Description',
+      ':---------|------------',
+      '<code style="white-space: nowrap">target/debug/</code> | Output of the `dev` profile.',
+      '`target/release/` | Output of the `release` profile; `a \\| b` stays one cell.',
+      'After the table, a paragraph.',
+      '',
+      'Name | Note',
+      '---',
+      '',
+      '```',
+      'a | b',
+      '--|--',
+      '```',
+    ].join('\n');
+    expect(parseDocument(md, 'markdown').body).toBe(
+      [
+        'The output goes into:',
+        '',
+        '| Directory | Description |',
+        '| :--------- | ------------ |',
+        '| <code style="white-space: nowrap">target/debug/</code> | Output of the `dev` profile. |',
+        '| `target/release/` | Output of the `release` profile; `a \\| b` stays one cell. |',
+        'After the table, a paragraph.',
+        '',
+        // A heading's underline under a line with a pipe: one delimiter cell for two header cells, no table.
+        'Name | Note',
+        '---',
+        '',
+        '```',
+        'a | b',
+        '--|--',
+        '```',
+      ].join('\n'),
+    );
+    // Quoted, a row is under its header and its HTML code reads as code.
+    const [passage] = passages(`# Layout\n\n${md.split('\n').slice(2, 6).join('\n')}\n`);
+    expect(passage).toContain('| `target/debug/` | Output of the `dev` profile. |');
+  });
+
+  it('reads a hostile delimiter row in one pass', () => {
+    // A delimiter row's trailing spaces could once be split two ways at every position (quadratic).
+    const line = `a | b\n--|--${' '.repeat(100_000)}x`;
+    expect(parseDocument(line, 'markdown').body).toBe(line);
+  });
+
   it('reads an HTML page’s table as a markdown table, as a table written in markdown is read', () => {
     const page =
       '<html><body><main><h1>Options</h1><table><thead><tr><th>Option</th><th>Meaning</th></tr></thead><tbody>' +
