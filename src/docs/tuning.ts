@@ -64,6 +64,14 @@ export interface Tuning {
    * A length prior (a passage shorter than the pool's mean scoring × (length / mean)^γ, so that a heading and
    * one line does not outrank the section that explains): γ 0.1 → mean hit@1 0.852 → 0.847, worst recall@5
    * 0.913 → 0.867, answer 0.826 → 0.823; γ 0.25 → 0.845, recall worst 0.850, answer 0.827 (worst 0.733).
+   * Tried and not kept (2026-11-27, sixteen corpora): proximity at the document level instead, a document
+   * gaining β × the IDF-weighted share of the question's neighbouring word pairs that one of its top three
+   * passages holds within three words. Its weight, fitted by a listwise model leave-one-corpus-out, came out
+   * the same in every fold (0.32 of the best document's score); in the ranking, β 0.15 / 0.3 / 0.5 of the
+   * best score → mean hit@1 0.840 → 0.848 / 0.848 / 0.842 (+7 / −2 questions at 0.15, worst 0.667 → 0.700,
+   * undici), recall@5 worst 0.783 → 0.771, answer match −3 / +1; as a multiplier of the document's own score
+   * (0.15) → hit@1 0.847, +5 / −1, answer −2 / +1; with the model-written keywords, +2 / −1 and answer −1.
+   * Inside the noise of every corpus and lost answers elsewhere: not kept.
    */
   coverageWeight: number;
   /**
