@@ -70,8 +70,9 @@ export function gatherEvidence(
   const specific = words.specificity ?? (() => 1);
   const missingStrong: string[] = [];
   const missingWeak: string[] = [];
+  const passages = retrieval.candidates.map((c) => c.chunk);
   for (const id of identifiers) {
-    if (identifierKnown(id, stats)) continue;
+    if (identifierKnown(id, stats, passages)) continue;
     (id.strong ? missingStrong : missingWeak).push(missingName(id, stats));
   }
   const terms: QueryTerm[] = retrieval.terms;

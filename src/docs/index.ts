@@ -587,7 +587,7 @@ export class DocIndex {
     const store = scope === undefined ? this.store : this.store.scoped(scope);
     // 1. Read the question.
     const stemmer = this.analysis.stemmer;
-    const identifiers = questionIdentifiers(question);
+    const identifiers = questionIdentifiers(question, stemmer);
     const terms = queryTerms(question, stats, stemmer, { spelling: this.tuning.spelling });
     if (!terms.length) return { result: noMatch(0, 'The question has no searchable words.'), ranked: [] };
 

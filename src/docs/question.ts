@@ -24,6 +24,12 @@ export interface QuestionIdentifier {
   /** For member paths and calls: the last member (`rotatefiles`), with its spelling. */
   member?: { key: string; surface: string };
   strong: boolean;
+  /**
+   * For a phrase in backticks (a command line, an error message: `spawnSync /bin/sh ENOBUFS`), its terms as
+   * the index analyses them, in order: the documentation mentions the phrase where they stand together.
+   * Absent when the question was read without the corpus's stemmer.
+   */
+  words?: string[];
 }
 
 const FILE_OR_DOMAIN = /\.(js|mjs|cjs|ts|mts|cts|jsx|tsx|json|md|mdx|yml|yaml|toml|html?|css|txt|com|org|io|net|dev|sh|py|lock)$/i;
@@ -67,7 +73,7 @@ function pushUnique(list: QuestionIdentifier[], id: QuestionIdentifier): void {
   list.push(id);
 }
 
-export function questionIdentifiers(question: string): QuestionIdentifier[] {
+export function questionIdentifiers(question: string, stemmer?: Stemmer): QuestionIdentifier[] {
   const out: QuestionIdentifier[] = [];
   for (const m of question.matchAll(/`([^`\n]{1,80})`/g)) {
     const span = m[1]!.trim().replace(/\(.*\)$/, '()');
@@ -75,7 +81,9 @@ export function questionIdentifiers(question: string): QuestionIdentifier[] {
     if (!bare) continue;
     // A span with spaces is a command line or a phrase (`ssh -D`, `npm install x`), evidence but not a name
     // the documentation must have.
-    pushUnique(out, { surface: span, key: bare.toLowerCase(), member: memberOf(bare), strong: /[A-Za-z]/.test(bare) && !/\s/.test(bare) });
+    const phrase = /\s/.test(bare);
+    const words = phrase && stemmer ? analyze(bare, { stemmer }).map((t) => t.term) : undefined;
+    pushUnique(out, { surface: span, key: bare.toLowerCase(), member: memberOf(bare), strong: /[A-Za-z]/.test(bare) && !phrase, ...(words ? { words } : {}) });
   }
   const prose = question
     .replace(/`[^`\n]*`/g, ' ')
@@ -105,8 +113,18 @@ export function capitalisedWords(question: string): Set<string> {
   return out;
 }
 
-/** Whether the documentation mentions an identifier (the whole path, or for member paths, the member). */
-export function identifierKnown(id: QuestionIdentifier, stats: CorpusStats): boolean {
+/**
+ * Whether the documentation mentions an identifier (the whole path, or for member paths, the member). A
+ * phrase is mentioned by a passage that has its terms together in its order, looked for among `passages` (the
+ * question's retrieved passages, where any passage that has them is): `pnpm install --watch` is not mentioned
+ * by pages that say `pnpm install` and `--watch` apart, and an error message quoted from the troubleshooting
+ * page is.
+ */
+export function identifierKnown(id: QuestionIdentifier, stats: CorpusStats, passages: readonly { body_terms: string; head_terms: string }[] = []): boolean {
+  if (id.words) {
+    const together = ` ${id.words.join(' ')} `;
+    return !id.words.length || passages.some((p) => ` ${p.body_terms} `.includes(together) || ` ${p.head_terms} `.includes(together));
+  }
   if (stats.idents.has(id.key) || (!id.key.includes('.') && stats.has(id.key))) return true;
   // A kebab-case member is prose-shaped where the documentation writes it bare (`max-memory = 2` in a TOML
   // example), so any use of the word counts.

@@ -378,10 +378,28 @@ const ECOSYSTEM = `# parcel-server ecosystem
 - \`parcel-cli\`: starts a server from a folder.
 `;
 
+const TROUBLESHOOTING = `# parcel-server troubleshooting
+
+## Large uploads
+
+Uploading a folder of many files may fail with:
+
+\`\`\`
+Error: spawnSync /bin/sh ENOBUFS during UploadCommand.run
+\`\`\`
+
+Raise the buffer with \`--max-buffer\`.
+
+## Reloading
+
+\`parcel-cli serve\` reloads the page on every change. \`parcel-cli build\` takes \`--watch\` to build again.
+`;
+
 let index: DocIndex;
 let close: () => Promise<void>;
 beforeAll(async () => {
   ({ index, close } = await ingestedIndex('answers', {
+    'parcel-server/troubleshooting.md': TROUBLESHOOTING,
     'parcel-server/README.md': README,
     'parcel-server/CHANGELOG.md': CHANGELOG,
     'parcel-server/help.md': HELP,
@@ -413,6 +431,15 @@ describe('what a question names that the documentation lacks', () => {
     expect(asked.result.grounded).toBe(false);
     const like = await index.trace('Is there a setting like `legacyStartTimeout` in parcel-server?');
     expect(like.evidence!.missingStrong).toEqual(['`legacyStartTimeout`']);
+  });
+
+  it('finds a backticked phrase where its words stand together: an error message quoted from the page, not a command line made of words said apart', async () => {
+    const error = await index.trace('How do I fix `spawnSync /bin/sh ENOBUFS` when uploading big folders?');
+    expect(error.evidence!.missingWeak).toEqual([]);
+    expect(error.result.reason ?? '').not.toContain('never mentions');
+    expect((await index.trace('What does `parcel-cli serve` reload?')).evidence!.missingWeak).toEqual([]);
+    const made = await index.trace('Is there a `parcel-cli serve --watch` mode?');
+    expect(made.evidence!.missingWeak).toEqual(['`parcel-cli serve --watch`']);
   });
 
   it('weighs a missing word by how specific it is in English: an everyday one says nothing, and a refusal names the specific ones', async () => {
