@@ -264,7 +264,7 @@ export function namesAsked(identifiers: QuestionIdentifier[], asides: Set<string
 function splitQuestion(question: string): { text: string; start: number }[] {
   const out: { text: string; start: number }[] = [];
   let start = 0;
-  for (const text of splitSentences(question)) {
+  for (const text of splitSentences(question, { casual: true })) {
     const at = question.indexOf(text, start);
     out.push({ text, start: at });
     start = at + text.length;

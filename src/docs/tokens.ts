@@ -214,18 +214,21 @@ export function spellingVariants(word: string): string[] {
 
 /** Where a sentence may end: after . ! or ? and space, before a capital, a code span, a quote or emphasis. */
 const SENTENCE_BREAK = /(?<=[.!?])\s+(?=[A-Z`"'([*_])/g;
+/** The same, where a sentence may start in lower case (a question as people type it). */
+const CASUAL_SENTENCE_BREAK = /(?<=[.!?])\s+(?=[A-Za-z`"'([*_])/g;
 /** Words whose period does not end a sentence: Latin abbreviations, titles, "No.", "Fig.", single initials. */
 const NOT_AN_END = /(?:^|[\s(])(?:e\.g|i\.e|a\.k\.a|n\.b|cf|etc|vs|approx|incl|resp|Mr|Mrs|Ms|Dr|St|No|Nos|Fig|Figs|Vol|Sec|Ch|[A-Z])\.$/;
 
 /**
  * The one sentence splitter of documentation text (chunking cuts long paragraphs with it, answers quote
  * its sentences): at . ! ? before a capital, a code span or a quote, never after an abbreviation or an
- * initial ("e.g. `foo`", "Fig. 2", "J. Smith").
+ * initial ("e.g. `foo`", "Fig. 2", "J. Smith"). `casual`: before a lower-case word too, as a question is
+ * typed ("… because of rate limiting. can lerna wait between packages?").
  */
-export function splitSentences(text: string): string[] {
+export function splitSentences(text: string, options: { casual?: boolean } = {}): string[] {
   const out: string[] = [];
   let start = 0;
-  for (const m of text.matchAll(SENTENCE_BREAK)) {
+  for (const m of text.matchAll(options.casual ? CASUAL_SENTENCE_BREAK : SENTENCE_BREAK)) {
     const before = text.slice(start, m.index);
     if (NOT_AN_END.test(before)) continue;
     out.push(before);

@@ -34,5 +34,8 @@ describe('asides of a question', () => {
     expect(await asides('My store has grown to 40GB. How do I clean it?')).toEqual(['40gb', 'grown', 'store']);
     expect(await asides('My store has grown to 40GB. How do I clean it?', false)).toEqual([]);
     expect(await asides('My store has grown to 40GB. Cleaning it.')).toEqual([]);
+    // Typed in lower case, the sentences are still two; an abbreviation still ends none.
+    expect(await asides('my store has grown to 40GB. how do I clean it?')).toEqual(['40gb', 'grown', 'store']);
+    expect(await asides('how do I clean my store, i.e. the cache folder?')).toEqual([]);
   });
 });
