@@ -863,9 +863,12 @@ function directiveLabel(name: string, arg: string): string[] {
 /** A GFM table's delimiter row: cells of dashes (a colon at either end for alignment), outer pipes optional. */
 const DELIMITER_ROW = /^ {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*(?:\|[ \t]*)?$/;
 
+/** A pipe between two cells of a table row: one not escaped (`\|` is a cell's own). */
+const CELL_BREAK = /(?<!\\)\|/;
+
 /** A table row's cells: split at its pipes, escaped ones (`\|`) left in their cell, outer pipes optional. */
 function rowCells(line: string): string[] {
-  const cells = line.trim().split(/(?<!\\)\|/);
+  const cells = line.trim().split(CELL_BREAK);
   if (cells[0]?.trim() === '') cells.shift();
   if (cells.length && cells.at(-1)!.trim() === '') cells.pop();
   return cells;
@@ -896,7 +899,7 @@ export function pipedTables(text: string): string {
       continue;
     }
     if (table) {
-      table = line.trim() !== '' && /(?<!\\)\|/.test(line);
+      table = line.trim() !== '' && CELL_BREAK.test(line);
       if (table) lines[i] = piped(line);
       continue;
     }
