@@ -11,7 +11,7 @@ import { analyze, type Stemmer } from './tokens.js';
 import type { ChunkRow, DocumentRow } from '../storage/chunks.js';
 
 /** Bumped when analysis changes, so re-ingesting refreshes every document. */
-export const ANALYZER_VERSION = 'a13';
+export const ANALYZER_VERSION = 'a14';
 
 export interface AnalysisOptions {
   chunk: ChunkOptions;

@@ -123,14 +123,18 @@ export function analyze(text: string, options: AnalyzeOptions = {}): Term[] {
     compounds.set(start, span);
   }
   // Release lines and versions ("8.x", "1.4.2") are one term each: their digits alone say nothing.
+  const versions: [number, number][] = [];
   for (const match of text.matchAll(VERSION)) {
     if (!compounds.has(match.index)) compounds.set(match.index, match[0]);
+    versions.push([match.index, match.index + match[0].length]);
   }
   const words = text.split(/[^A-Za-z0-9_$]+/);
   // Walk the text once: compounds first at their offsets, then the words inside them.
   let offset = 0;
   const compoundStarts = [...compounds.keys()].sort((a, b) => a - b);
   let ci = 0;
+  // Words come in text order, and so do the versions: one pass over both.
+  let vi = 0;
   for (const raw of words) {
     const at = text.indexOf(raw, offset);
     offset = at + raw.length;
@@ -161,6 +165,9 @@ export function analyze(text: string, options: AnalyzeOptions = {}): Term[] {
     }
     const lower = word.toLowerCase();
     if (/^\d+$/.test(lower)) {
+      // Nor do the numbers inside a version (the 85 of "7.85.0" is no exit code 85).
+      while (vi < versions.length && versions[vi]![1] <= at) vi++;
+      if (vi < versions.length && versions[vi]![0] <= at) continue;
       // Single digits (the parts of "3.0", "8.x") say nothing on their own.
       if (lower.length > 1) out.push({ term: lower, identifier: false });
       continue;
