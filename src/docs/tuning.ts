@@ -89,6 +89,9 @@ export interface Tuning {
    * +6 / −4; 0.4 → 0.846, shared −2; 0.5 → 0.845, shared −2. Now 0.3. The calibration refitted with it and the
    * Cargo Book (633 samples): correct refusal mean 0.817 → 0.828 but false refusal worst 0.133 → 0.167
    * (undici) and answer match mean 0.805 → 0.801 against the constants fitted before: not kept.
+   * Re-measured once curl's manual joined (2026-11-27, eighteen corpora; its long guides and FAQ often outrank
+   * the short option page that answers): 0.15 → hit@1 +4 / −4 questions; 0 → +7 / −12 (curl itself −2).
+   * The long pages win by their best passage, not by the share of their second.
    */
   secondPassageShare: number;
   /**
@@ -97,6 +100,9 @@ export interface Tuning {
    * the best passage score to the document's score. Mean hit@1 / recall / answer: 0 → 0.780 / 0.925 /
    * 0.732 (worst answer 0.500); 0.3 → 0.805 / 0.951 / 0.751; 0.6 → 0.796 / 0.954 / 0.748. Tried and not kept:
    * the whole document as one BM25 text beside it (0.15–0.6 of the best passage: no change beyond one question).
+   * Tried and not kept (2026-11-27, eighteen corpora): a page whose top heading is exactly a name the question
+   * gives (`--connect-timeout` over curl's page of that name) earning 0.6 or 1 of the best passage as its
+   * title bonus instead: hit@1 +2 / −1 and +2 / −3 (vitest −1 / −2, where the baseline already leads).
    */
   titleWeight: number;
   /**
@@ -197,7 +203,12 @@ export interface Tuning {
    * answer's units are chosen (0.3 → answer match +5 / −12 questions, 0.6 → +3 / −7).
    */
   asideWeight: number;
-  /** Whether a question's sentences that do not ask count as asides (see asideWeight). */
+  /**
+   * Whether a question's sentences that do not ask count as asides (see asideWeight). Tried and not kept
+   * (2026-11-27, eighteen corpora): not when the asking sentence refers back to them ("Can curl do that?",
+   * "How do I fix it?"): any pronoun → false refusal mean 0.037 → 0.045, six corpora +1; a pronoun ending a
+   * clause → prettier +1 false refusal, nothing gained.
+   */
   asideContext: boolean;
   /**
    * A name the question gives only in an aside, read with "like" only after a comma (the code it quotes in a
@@ -231,6 +242,10 @@ export interface Tuning {
    * "What license …?" now quotes the "MkDocs License (BSD)" section; none lost), 2 of 900 answers change; on
    * the same corpora as documentation sites (`--html mixed`) +2 / −0. Counting the whole heading path instead
    * of the section's own heading lost a pino answer to its ancestors' words ("pino(…) › options › redact").
+   * Tried and not kept (2026-11-27, eighteen corpora): the best document's other quoted passages leading the
+   * same way (curl's "exit code 47" under "## 47", found second after the page's introduction), with the
+   * document's top heading no longer counted for its best unit: answer match +1 / −0, but 10 other answers
+   * changed, several for the worse (a trimmed code listing leading undici's client-certificate answer).
    */
   headingSections: boolean;
 
