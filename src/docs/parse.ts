@@ -45,6 +45,12 @@ export interface ParsedDocument {
   title?: string;
   /** Front matter `description` (or `summary`), else the HTML <meta name="description">. */
   description?: string;
+  /**
+   * The front matter's other values that are phrases (curl's `Help: Maximum time allowed for transfer`, a
+   * category): they describe the page, so they join its title field, never its text. Single words and numbers
+   * (ids, layouts, flags, dates) are for the site generator, and lists are not read.
+   */
+  metadata?: string;
 }
 
 /** Reads a simple YAML front matter block (`key: value` lines; quoted or bare scalars). */
@@ -994,6 +1000,9 @@ function tableRows(nodes: HtmlNode[]): string[] {
   return out;
 }
 
+/** Two words in a row: a front-matter value that says something to a reader (see ParsedDocument.metadata). */
+const PHRASE = /[A-Za-z]{2,}\W+[A-Za-z]{2,}/;
+
 export function parseDocument(content: string, type: ContentType): ParsedDocument {
   const text = content.replace(/\r\n?/g, '\n');
   if (type === 'html') {
@@ -1006,5 +1015,9 @@ export function parseDocument(content: string, type: ContentType): ParsedDocumen
       : type === 'markdown'
         ? mystRoles(siteMarkdown(pipedTables(htmlTables(withoutContents(unquoteMarkdown(body))))))
         : body;
-  return { body: normalised, title: meta.title, description: meta.description ?? meta.summary };
+  const metadata = Object.entries(meta)
+    .filter(([key, value]) => key !== 'title' && key !== 'description' && key !== 'summary' && PHRASE.test(value))
+    .map(([, value]) => value)
+    .join(' \n ');
+  return { body: normalised, title: meta.title, description: meta.description ?? meta.summary, ...(metadata ? { metadata } : {}) };
 }

@@ -161,9 +161,9 @@ export function prepareDocument(input: PrepareInput, options: AnalysisOptions = 
       head_terms: head.map((t) => t.term).join(' '),
     };
   });
-  // Words only the title field holds (a page's title, top heading or description) are still the
+  // Words only the title field holds (a page's title, top heading, description or other front matter) are still the
   // documentation's words: counted in no passage, but known, so a question using them is not told they are missing.
-  const heading = [titleWords(input.title), parsed.title ?? '', root, parsed.description ?? ''].join(' \n ');
+  const heading = [titleWords(input.title), parsed.title ?? '', root, parsed.description ?? '', parsed.metadata ?? ''].join(' \n ');
   for (const t of analyze(heading, { stemmer: options.stemmer })) if (!vocab.has(t.term)) vocab.set(t.term, 0);
   return {
     doc: {

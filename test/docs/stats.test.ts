@@ -88,4 +88,28 @@ describe('words only the title field holds', () => {
     expect(terms.filter((t) => !t.known).map((t) => t.surface)).toEqual([]);
     expect(stats.docs.get('guide')!.chunkFrequency('widget')).toBe(0);
   });
+
+  it("include the front matter's other phrases (a command's help line), never its ids, numbers or lists", () => {
+    const content = [
+      '---',
+      'id: max-time',
+      'Help: Maximum time allowed for transfer',
+      'Category: connection timeout',
+      'Added: 4.0',
+      'See-also:',
+      '  - retry-max-time',
+      '---',
+      '# `--max-time`',
+      '',
+      'Set the maximum time in seconds.',
+    ].join('\n');
+    const prepared = prepareDocument({ title: 'max-time.md', library: 'docs', origin: 'test', contentType: 'markdown', content });
+    expect(prepared.doc.title_terms.split(' ')).toEqual(expect.arrayContaining(['maximum', 'allowed', 'transfer', 'connection', 'timeout', '--max-time']));
+    expect(prepared.doc.title_terms.split(' ')).not.toContain('4.0');
+    expect(prepared.doc.title_terms).not.toContain('retry-max-time');
+    // The text quoted in answers is the page's own.
+    expect(prepared.chunks.map((c) => c.text)).toEqual(['Set the maximum time in seconds.']);
+    const stats = new CorpusStats([{ ...prepared.doc, doc_id: 'max-time' }]);
+    expect(queryTerms('Is there a connection timeout?', stats, 'porter').every((t) => t.known)).toBe(true);
+  });
 });
