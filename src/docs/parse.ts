@@ -1000,8 +1000,11 @@ function tableRows(nodes: HtmlNode[]): string[] {
   return out;
 }
 
-/** Two words in a row: a front-matter value that says something to a reader (see ParsedDocument.metadata). */
-const PHRASE = /[A-Za-z]{2,}\W+[A-Za-z]{2,}/;
+/**
+ * Two words in a row: a front-matter value that says something to a reader (see ParsedDocument.metadata).
+ * Fixed-length letters on both sides, so that a long word is not tried from every letter.
+ */
+const PHRASE = /[A-Za-z]{2}\W+[A-Za-z]{2}/;
 
 export function parseDocument(content: string, type: ContentType): ParsedDocument {
   const text = content.replace(/\r\n?/g, '\n');

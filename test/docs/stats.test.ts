@@ -111,5 +111,9 @@ describe('words only the title field holds', () => {
     expect(prepared.chunks.map((c) => c.text)).toEqual(['Set the maximum time in seconds.']);
     const stats = new CorpusStats([{ ...prepared.doc, doc_id: 'max-time' }]);
     expect(queryTerms('Is there a connection timeout?', stats, 'porter').every((t) => t.known)).toBe(true);
+    // A value of one 200,000-letter word is no phrase, and is read in one pass (quadratic, it took minutes).
+    const help = `---\nHelp: ${'a'.repeat(200_000)}\n---\nText.\n`;
+    const long = prepareDocument({ title: 'long.md', library: 'docs', origin: 'test', contentType: 'markdown', content: help });
+    expect(long.doc.title_terms).toBe('long');
   });
 });
