@@ -35,6 +35,10 @@ export interface Tuning {
    * Weight of the heading field (section headings, without the document title) against the body in BM25.
    * 2 → 0.799 / 0.739 mean hit@1 / answer, 1 → 0.801 / 0.743 (worst hit@1 0.567 → 0.600); 0 → 0.805 / 0.748
    * against 1's 0.805 / 0.751 after the other changes: a field of its own that earns little lexically.
+   * Tried and not kept (2026-11-27, eighteen corpora): a passage whose own heading the question names whole
+   * (every word of a heading of two words or more, or its identifier: "Python Version" in "the minimum
+   * Python version …") scoring × 1.2 → hit@1 +5 / −4, answer +5 / −3 (mean 0.830 → 0.831, 0.818 → 0.821),
+   * worst recall@5 0.783 → 0.771; × 1.5 → +6 / −12 (lerna −3).
    */
   headingBoost: number;
   /**
