@@ -70,7 +70,8 @@ export function gatherEvidence(
   const specific = words.specificity ?? (() => 1);
   const missingStrong: string[] = [];
   const missingWeak: string[] = [];
-  const passages = retrieval.candidates.map((c) => c.chunk);
+  // Only a backticked phrase is looked for in the retrieved passages (identifierKnown).
+  const passages = identifiers.some((id) => id.words) ? retrieval.candidates.map((c) => c.chunk) : [];
   for (const id of identifiers) {
     if (identifierKnown(id, stats, passages)) continue;
     (id.strong ? missingStrong : missingWeak).push(missingName(id, stats));
