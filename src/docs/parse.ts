@@ -54,20 +54,28 @@ export interface ParsedDocument {
 }
 
 /** Reads a simple YAML front matter block (`key: value` lines; quoted or bare scalars). */
-export function splitFrontMatter(text: string): { meta: Record<string, string>; body: string } {
+export function splitFrontMatter(text: string): { meta: Record<string, string>; body: string; prose: string[] } {
   const match = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/.exec(text);
-  if (!match) return { meta: {}, body: text };
+  if (!match) return { meta: {}, body: text, prose: [] };
+  // Every value that reads as a phrase, nested ones too (a VitePress home page's hero and features), in order.
+  const prose: string[] = [];
+  for (const line of match[1]!.split(/\r?\n/)) {
+    const kv = /^[ \t]*(?:-[ \t]+)?([A-Za-z_][\w-]*)[ \t]*:[ \t]*(\S.*)$/.exec(line);
+    const value = kv && unquoted(kv[2]!.trim());
+    if (value && PHRASE.test(value) && !/^(?:\w+:\/\/|\/)/.test(value)) prose.push(value);
+  }
   const meta: Record<string, string> = {};
   for (const line of match[1]!.split(/\r?\n/)) {
     const kv = /^([A-Za-z_][\w-]*)[ \t]*:(.*)$/s.exec(line);
     if (!kv) continue;
-    let value = kv[2]!.trim();
-    if ((value.startsWith('"') && value.endsWith('"')) || (value.startsWith("'") && value.endsWith("'"))) {
-      value = value.slice(1, -1);
-    }
+    const value = unquoted(kv[2]!.trim());
     if (value && value !== '|' && value !== '>') meta[kv[1]!.toLowerCase()] = value;
   }
-  return { meta, body: text.slice(match[0].length) };
+  return { meta, body: text.slice(match[0].length), prose };
+}
+
+function unquoted(value: string): string {
+  return (value.startsWith('"') && value.endsWith('"')) || (value.startsWith("'") && value.endsWith("'")) ? value.slice(1, -1) : value;
 }
 
 const headingFormatter: FormatCallback = (elem, walk, builder, formatOptions) => {
@@ -627,10 +635,11 @@ export function withoutAttributes(text: string): string {
  * dialect (`!!! note "Title"`: **Title:**); one that only groups code (`::: code-group`)
  * goes; one naming an API object (mkdocstrings' `::: package.module.Name`) keeps the name as code. MDX `import`
  * and `export` lines and lines holding only a component's tag (`<CpuFlag />`, `<Tabs groupId="pm">`, `</TabItem>`)
- * carry no reading text and go.
+ * carry no reading text and go. A VitePress page's references to its own front matter (`# {{ $frontmatter.title }}`)
+ * read as the values they show (one to a key `meta` lacks stays as written).
  * Fenced code stays as written.
  */
-export function siteMarkdown(text: string): string {
+export function siteMarkdown(text: string, meta: Readonly<Record<string, string>> = {}): string {
   let fence: OpenFence | undefined;
   const out: string[] = [];
   let admonitionBody = false;
@@ -648,6 +657,7 @@ export function siteMarkdown(text: string): string {
     const line =
       !fence && !liquid && /\{[{%]/.test(unindented)
         ? unindented
+            .replace(FRONT_MATTER_VALUE, (m, span?: string, key?: string) => span ?? meta[key!.toLowerCase()] ?? m)
             .replace(HUGO_REF, '$1')
             .replace(TEMPLATE_INLINE, (m, span?: string, _tag?: string, target?: string) => span ?? (target !== undefined ? '](#)' : ''))
             .trimEnd()
@@ -749,6 +759,8 @@ export function siteMarkdown(text: string): string {
     // An attribute block on a line of its own (`{#automocking-algorithm}`, kramdown's `{: .note}`) names the
     // block after it for links and styles: no reading text.
     if (/^\s{0,3}\{[:#.][^{}\n]*\}\s*$/.test(line)) continue;
+    // A table-of-contents marker (`[[toc]]`, markdown-it's) shows the page's headings, which the page has.
+    if (/^\s{0,3}\[\[toc\]\]\s*$/i.test(line)) continue;
     out.push(line);
   }
   return out.join('\n');
@@ -826,6 +838,8 @@ function liquidTags(line: string): { name: string; args: string }[] | undefined 
   return tags;
 }
 
+/** A reference to the page's front matter outside code spans (matched first and kept). */
+const FRONT_MATTER_VALUE = /(`[^`]*`)|\{\{[ \t]*\$frontmatter\.([A-Za-z_][\w-]*)[ \t]*\}\}/g;
 const HUGO_REF = /\{\{[<%]\s*(?:rel)?ref\s+"([^"\n]*)"\s*[>%]\}\}/g;
 /** Any Hugo shortcode tag (`{{% /warning %}}`); not a template's `{{ value }}`. */
 const HUGO_TAG = /\{\{[<%][^{}\n]*[>%]\}\}/g;
@@ -1011,12 +1025,15 @@ export function parseDocument(content: string, type: ContentType): ParsedDocumen
   if (type === 'html') {
     return htmlToMarkdownish(text);
   }
-  const { meta, body } = type === 'markdown' || type === 'text' ? splitFrontMatter(text) : { meta: {}, body: text };
+  const split = type === 'markdown' || type === 'text' ? splitFrontMatter(text) : { meta: {}, body: text, prose: [] };
+  const { meta } = split;
+  // A page that is all front matter (a VitePress home page: hero and features) says what it says there.
+  const body = split.body.trim() || !split.prose.length ? split.body : split.prose.join('\n\n');
   const normalised =
     type === 'rst'
       ? rstToMarkdownish(body)
       : type === 'markdown'
-        ? mystRoles(siteMarkdown(pipedTables(htmlTables(withoutContents(unquoteMarkdown(body))))))
+        ? mystRoles(siteMarkdown(pipedTables(htmlTables(withoutContents(unquoteMarkdown(body)))), meta))
         : body;
   const metadata = Object.entries(meta)
     .filter(([key, value]) => key !== 'title' && key !== 'description' && key !== 'summary' && PHRASE.test(value))

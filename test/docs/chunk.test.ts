@@ -216,6 +216,31 @@ describe('structure-aware chunking', () => {
     expect(first!.text.startsWith('Reference of the lumen() factory')).toBe(true);
   });
 
+  it('reads a page that is all front matter (a VitePress home page) by its values that are phrases, nested ones too', () => {
+    const home = [
+      '---',
+      'layout: home',
+      'hero:',
+      '  name: bundle.js',
+      '  text: The module bundler',
+      '  actions:',
+      '    - theme: brand',
+      '      text: Get Started',
+      '      link: /introduction/',
+      'features:',
+      "  - title: 'The bundler behind Vite'",
+      '    details: Vite pre-configures it for you.',
+      '    link: https://vitejs.dev/',
+      '---',
+      '',
+    ].join('\n');
+    expect(parseDocument(home, 'markdown').body).toBe(
+      ['bundle.js', 'The module bundler', 'Get Started', 'The bundler behind Vite', 'Vite pre-configures it for you.'].join('\n\n'),
+    );
+    // A page with a body of its own keeps it, whatever its front matter holds.
+    expect(parseDocument(home + 'Read me.\n', 'markdown').body.trim()).toBe('Read me.');
+  });
+
   it('reads an ATX heading\'s closing hashes as markup only after a space: "C#" keeps its hash', () => {
     const sections = chunkMarkdown('# C#\n\nOne.\n\n## Setup ##\n\nTwo.\n\n####### seven\n').map((c) => c.section);
     expect(sections).toEqual(['C#', `C#${SECTION_SEPARATOR}Setup`]);
@@ -508,6 +533,35 @@ describe('structure-aware chunking', () => {
     const md =
       '<script setup>\nimport { useData } from "vitepress"\n\nconst { site } = useData()\n</script>\n\n# Guide\n\nText.\n\n<style scoped>\n.a { color: red }\n</style>\n<script>var x = 1</script>\nMore.\n';
     expect(passages(md)).toEqual(['Text.\n\nMore.']);
+  });
+
+  it("reads a VitePress page's references to its front matter as their values and drops its [[toc]] marker, never inside code", () => {
+    const md = [
+      '---',
+      'title: Configuration Options',
+      '---',
+      '',
+      '# {{ $frontmatter.title }}',
+      '',
+      '[[toc]]',
+      '',
+      'Written as `{{ $frontmatter.title }}` in the page; {{ $frontmatter.unknown }} stays.',
+      '',
+      '```md',
+      '# {{ $frontmatter.title }}',
+      '[[toc]]',
+      '```',
+    ].join('\n');
+    const parsed = parseDocument(md, 'markdown');
+    expect(parsed.title).toBe('Configuration Options');
+    expect(parsed.body.split('\n').filter(Boolean)).toEqual([
+      '# Configuration Options',
+      'Written as `{{ $frontmatter.title }}` in the page; {{ $frontmatter.unknown }} stays.',
+      '```md',
+      '# {{ $frontmatter.title }}',
+      '[[toc]]',
+      '```',
+    ]);
   });
 
   it('drops the lines of MDX component tags around tabbed code, keeping the code', () => {
