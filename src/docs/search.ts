@@ -128,7 +128,8 @@ export async function retrieve(store: ChunkStore, stats: CorpusStats, input: Ret
   }
   // The title field: how much the question names each document (BM25F over path, title, description).
   const bodyForm = tuning.titleCorpusIdf ? (t: string) => analyze(t, { stemmer: input.stemmer })[0]?.term ?? t : undefined;
-  const titles = tuning.titleWeight > 0 ? stats.titleScores(input.titleTerms, tuning.titleK1, tuning.titleB, bodyForm) : new Map<string, number>();
+  const title = tuning.titleWeight > 0 ? stats.titleScores(input.titleTerms, tuning.titleK1, tuning.titleB, bodyForm) : { scores: new Map<string, number>(), full: 0 };
+  const titles = title.scores;
   const fusing = Boolean(vectorHits?.length);
   const topBm25 = Math.max(1e-9, ...[...byId.values()].map((e) => e.bm25));
   const candidates: Candidate[] = [];
@@ -167,7 +168,9 @@ export async function retrieve(store: ChunkStore, stats: CorpusStats, input: Ret
     list.push(c);
     groups.set(c.doc.id, list);
   }
-  const bestTitle = Math.max(1e-9, ...[...groups.keys()].map((id) => titles.get(id) ?? 0));
+  // Relative to the best title, but a best title that names only a sliver of the question (the product's
+  // name, in every page) is not a full match: the share is of at least titleFloor of the question's whole.
+  const bestTitle = Math.max(1e-9, tuning.titleFloor * title.full, ...[...groups.keys()].map((id) => titles.get(id) ?? 0));
   const bestPassage = candidates[0]?.score ?? 0;
   const documents: RankedDocument[] = [...groups.values()].map((chunks) => {
     const doc = chunks[0]!.doc;

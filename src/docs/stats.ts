@@ -77,12 +77,13 @@ export class CorpusStats {
    * BM25 of the title field for each document the query's title terms (src/docs/prepare.ts titleTerms) hit:
    * IDF over documents, term frequency saturated by k1, normalised by the title's length against the mean.
    * `bodyForm` maps a title term to its form in the passages' vocabulary: its IDF then counts the documents
-   * that use the word anywhere, not only in their titles.
+   * that use the word anywhere, not only in their titles. `full` is the score of a title of mean length
+   * holding every term once: what naming the whole question in a title would score.
    */
-  titleScores(terms: string[], k1: number, b: number, bodyForm?: (term: string) => string): Map<string, number> {
+  titleScores(terms: string[], k1: number, b: number, bodyForm?: (term: string) => string): { scores: Map<string, number>; full: number } {
     const out = new Map<string, number>();
     const n = this.titles.size;
-    if (!n) return out;
+    if (!n) return { scores: out, full: 0 };
     const mean = this.titleLength / n || 1;
     // With `bodyForm` (BM25F's one IDF over every field), a word most documents use in their text says little
     // about which one the question means, however few titles hold it ("MkDocs", "install").
@@ -101,7 +102,7 @@ export class CorpusStats {
       }
       if (score > 0) out.set(doc, score);
     }
-    return out;
+    return { scores: out, full: [...idf.values()].reduce((a, w) => a + w, 0) };
   }
 
   get empty(): boolean {

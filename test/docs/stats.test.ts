@@ -32,19 +32,19 @@ describe('the title field', () => {
   ]);
 
   it('scores the documents whose title holds a question word, rarer words more', () => {
-    const scores = stats.titleScores(titleTerms('How do I install packages?').split(' '), 1.2, 0.75);
+    const scores = stats.titleScores(titleTerms('How do I install packages?').split(' '), 1.2, 0.75).scores;
     expect([...scores.keys()]).toEqual(['commands/install.md']);
-    expect(stats.titleScores(titleTerms('commands').split(' '), 1.2, 0.75).size).toBe(2);
+    expect(stats.titleScores(titleTerms('commands').split(' '), 1.2, 0.75).scores.size).toBe(2);
   });
 
   it('does not fold unrelated words onto a title as Porter stemming would (general / generate)', () => {
-    const scores = stats.titleScores(titleTerms('Which general settings are there?').split(' '), 1.2, 0.75);
+    const scores = stats.titleScores(titleTerms('Which general settings are there?').split(' '), 1.2, 0.75).scores;
     expect([...scores.keys()]).toEqual(['guides/general-settings.md']);
   });
 
   it('normalises by title length: the same word weighs more in a short title', () => {
     const s = new CorpusStats([row('a.md', {}, 'token'), row('b.md', {}, 'token of the very long title with many words'), row('c.md', {}, 'other')]);
-    const scores = s.titleScores(['token'], 1.2, 0.75);
+    const scores = s.titleScores(['token'], 1.2, 0.75).scores;
     expect(scores.get('a.md')!).toBeGreaterThan(scores.get('b.md')!);
   });
 });
