@@ -89,3 +89,24 @@ describe('configuration keys', () => {
     expect(written.sources[0]!.title).toBe('reference/config.md');
   });
 });
+
+describe('the title field', () => {
+  it('gives no full title bonus to a page whose title shares only the product name every page uses', async () => {
+    const titled = await indexFor(h.services, 'titles');
+    const topics = 'cache watch plugins formats paths imports exports workers'.split(' ');
+    await titled.ingestDocuments([
+      ...topics.map((topic) => ({
+        title: `guide/${topic}.md`,
+        content: `# ${topic}\n\nLumen reads the ${topic} from its config file. Lumen keeps them between builds.\n`,
+      })),
+      { title: 'migration.md', content: '# Migrating to Lumen 4\n\nLumen 4 drops the old loader and writes every file as a module.\n' },
+      { title: 'options.md', content: '# Options\n\n## banner\n\nA comment put at the top of each output file, such as a licence header.\n' },
+    ]);
+    const trace = await titled.trace('How do I put a licence comment at the top of every file Lumen writes?');
+    const migration = trace.retrieval!.documents.find((d) => d.doc.title === 'migration.md')!;
+    // "Lumen" is the only question word its title holds, and every page uses it: a sliver of the question.
+    expect(migration.titleMatch).toBeGreaterThan(0);
+    expect(migration.titleMatch).toBeLessThan(0.2);
+    expect(trace.ranked[0]).toBe('options.md');
+  });
+});
