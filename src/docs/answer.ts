@@ -362,7 +362,14 @@ export function renderQuotes(given: Quote[], title: (c: Candidate) => string): {
     // it a code block.
     if (q.unit.kind === 'item' && before?.unit.kind !== 'item') text = text.trimStart();
     const kinds = [before?.unit.kind, q.unit.kind];
-    const oneTable = kinds[0] === 'row' && kinds[1] === 'row' && before!.candidate === q.candidate && before!.unit.block === q.unit.block;
+    // Rows of one table: of one block, or of one long table cut between passages (each piece under the header).
+    const headerOf = (u: { text: string }) => u.text.split('\n', 1)[0];
+    const oneTable =
+      kinds[0] === 'row' &&
+      kinds[1] === 'row' &&
+      before!.candidate.doc.id === q.candidate.doc.id &&
+      ((before!.candidate === q.candidate && before!.unit.block === q.unit.block) ||
+        (before!.unit.text.includes('\n') && headerOf(before!.unit) === headerOf(q.unit)));
     if (q.unit.kind === 'row' && text.includes('\n')) {
       // Rows of one table quoted together share one header (with its separator, so the table still renders).
       const [header, row] = text.split('\n') as [string, string];

@@ -572,6 +572,25 @@ describe('quotes that read cleanly', () => {
     expect(text).toContain('> | `timeout` | `10s` |');
   });
 
+  it('quotes rows of one long table cut between passages under one header, as rows of one passage are', () => {
+    const header = '| Name | Default |\n| --- | --- |';
+    const piece = (row: string, ord: number) => {
+      const p = passage(`${header}\n${row}`, { doc: 'build' });
+      Object.assign(p.candidate.chunk, { section: 'build › Options', ord, chunk_id: `options:${ord}` });
+      return p;
+    };
+    const quote = (p: ReturnType<typeof piece>) => ({
+      unit: unitsOf(p.candidate.chunk.text, 1200)[0]!,
+      candidate: p.candidate,
+      source: 1,
+      score: 1,
+      covers: new Set<string>(),
+    });
+    expect(renderQuotes([quote(piece('| `--cache-from` | |', 1)), quote(piece('| `--no-cache` | `false` |', 2))], () => 'build.md').text).toBe(
+      ['From build.md › build › Options [1]:', '> | Name | Default |', '> | --- | --- |', '> | `--cache-from` | |', '> | `--no-cache` | `false` |'].join('\n'),
+    );
+  });
+
   it('quotes a table row under its header with the padding that lines cells up in the source squeezed out', () => {
     const table = ['| Option      | Default     |', '| ----------- | ----------- |', '| `retries`   | `3`         |'].join('\n');
     expect(unitsOf(table, 1200).map((u) => u.text)).toEqual(['| Option | Default |\n| `retries` | `3` |']);
