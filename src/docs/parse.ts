@@ -555,6 +555,52 @@ export function readFence(line: string, open: OpenFence | undefined): { code: bo
   return { code: after !== undefined, after };
 }
 
+/** A twoslash cut marker (Shiki's, as VitePress and Docusaurus sites write TypeScript examples). */
+const TWOSLASH_CUT = /^\s*\/\/ ?---cut(-before|-after|-start|-end)?---\s*$/;
+
+/**
+ * Fenced code as a twoslash page shows it: what `// ---cut---` (or `---cut-before---`) has above it, what
+ * `---cut-after---` has below it and what lies between `---cut-start---` and `---cut-end---` are set-up the
+ * reader never sees (type imports, `@type` comments), and go with the markers. Code without markers stays as written.
+ */
+export function twoslashCuts(text: string): string {
+  if (!text.includes('---cut')) return text;
+  const lines = text.split('\n');
+  const out: string[] = [];
+  let fence: OpenFence | undefined;
+  let block: string[] | undefined;
+  const flush = () => {
+    if (!block) return;
+    let shown: string[] = [];
+    let hidden = false;
+    for (const line of block) {
+      const cut = TWOSLASH_CUT.exec(line);
+      if (!cut) {
+        if (!hidden) shown.push(line);
+      } else if (cut[1] === undefined || cut[1] === '-before') shown = [];
+      else if (cut[1] === '-start') hidden = true;
+      else if (cut[1] === '-end') hidden = false;
+      else break;
+    }
+    out.push(...shown);
+    block = undefined;
+  };
+  for (const line of lines) {
+    const read = readFence(line, fence);
+    const opens = !fence && read.after !== undefined;
+    const closes = fence !== undefined && read.after === undefined;
+    fence = read.after;
+    if (closes) flush();
+    if (opens) {
+      out.push(line);
+      block = [];
+    } else if (block && !closes) block.push(line);
+    else out.push(line);
+  }
+  flush();
+  return out.join('\n');
+}
+
 /**
  * Markdown blockquotes read as their content: the `>` markers go (so a list, a table or code fenced inside a
  * quote is read as one), and a GitHub alert's `[!NOTE]` becomes the label **Note:**. Lines inside a fenced
@@ -1033,7 +1079,7 @@ export function parseDocument(content: string, type: ContentType): ParsedDocumen
     type === 'rst'
       ? rstToMarkdownish(body)
       : type === 'markdown'
-        ? mystRoles(siteMarkdown(pipedTables(htmlTables(withoutContents(unquoteMarkdown(body)))), meta))
+        ? mystRoles(siteMarkdown(pipedTables(htmlTables(withoutContents(unquoteMarkdown(twoslashCuts(body))))), meta))
         : body;
   const metadata = Object.entries(meta)
     .filter(([key, value]) => key !== 'title' && key !== 'description' && key !== 'summary' && PHRASE.test(value))

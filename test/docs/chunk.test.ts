@@ -564,6 +564,42 @@ describe('structure-aware chunking', () => {
     ]);
   });
 
+  it('shows twoslash code as the page does: what its cut markers hide goes with them, other code stays', () => {
+    const md = [
+      '```js',
+      '// rollup.config.mjs',
+      '// ---cut-start---',
+      "/** @type {import('rollup').RollupOptions} */",
+      '// ---cut-end---',
+      'export default { input: "main.js" };',
+      '```',
+      '',
+      '```ts twoslash',
+      "import type { Plugin } from 'rollup';",
+      '// ---cut---',
+      'const plugin: Plugin = { name: "x" };',
+      '// ---cut-after---',
+      'export {};',
+      '```',
+      '',
+      '```md',
+      'Write `// ---cut---` alone on a line.',
+      '```',
+    ].join('\n');
+    expect(parseDocument(md, 'markdown').body.split('\n').filter(Boolean)).toEqual([
+      '```js',
+      '// rollup.config.mjs',
+      'export default { input: "main.js" };',
+      '```',
+      '```ts twoslash',
+      'const plugin: Plugin = { name: "x" };',
+      '```',
+      '```md',
+      'Write `// ---cut---` alone on a line.',
+      '```',
+    ]);
+  });
+
   it('drops the lines of MDX component tags around tabbed code, keeping the code', () => {
     const md = [
       '# Install',
