@@ -185,6 +185,9 @@ function topicality(terms: QueryTerm[], stats: CorpusStats, englishRank?: (word:
  * constants fitted on fifteen: correct refusal mean 0.782 → 0.779 (pino, readmes −1), false refusal 0.037 →
  * 0.034 (prettier −1, shared −2), answer match 0.816 → 0.818, the lockbox unchanged; with the keywords,
  * correct refusal 0.780 → 0.776, false refusal 0.009 → 0.007.
+ * Refitted on the twenty development corpora (2026-11-27, late; 1,116 samples, Docker's CLI reference and
+ * Rollup's manual joined): against these constants, false refusal mean 0.032 → 0.035 (worst 0.075 → 0.100;
+ * undici, prettier +1), correct refusal 0.739 → 0.741 (koa +1, pino −1), answer match −2: not taken.
  * Tried and not kept (2026-11-27, sixteen corpora, 885 samples): a sixth feature, the IDF share of the
  * question's most telling word that the documentation has but the best document's three best passages lack
  * ("does `poetry version` create a git tag?": "tag"). It ranks answerable above unanswerable questions better
