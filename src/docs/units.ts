@@ -35,6 +35,8 @@ const LIST_INTERRUPTS = /^\s{0,6}([-*+]|1[.)])\s+\S/;
 /** A run of a long block's lines without blank lines longer than this is cut into entries. */
 const CODE_GROUP_LINES = 4;
 const COMMENT_LINE = /^\s*(\/\/|\/\*|\*|#(?!!)|--\s)/;
+/** A shell prompt's line in a console session (`$ docker images`, `% make`, `PS C:\> dir`). */
+const PROMPT_LINE = /^\s*(?:\$|%|PS [^>\n]*>)\s+\S/;
 
 /**
  * The parts of a long code block (line ranges between its fences): runs of lines between blank lines; a
@@ -60,6 +62,15 @@ export function codeParts(lines: string[]): { from: number; to: number }[] {
       }
     }
     i = end + 1;
+  }
+  // A console session's command set apart from its output by a blank line is quoted with that output: output
+  // alone does not say what printed it, and the command is what a reader runs.
+  for (let k = parts.length - 2; k >= 0; k--) {
+    const [command, output] = [parts[k]!, parts[k + 1]!];
+    const prompts = (p: { from: number; to: number }) => lines.slice(p.from, p.to + 1).filter((l) => PROMPT_LINE.test(l)).length;
+    if (prompts(command) === command.to - command.from + 1 && !prompts(output) && !COMMENT_LINE.test(lines[output.from]!)) {
+      parts.splice(k, 2, { from: command.from, to: output.to });
+    }
   }
   return parts;
 }

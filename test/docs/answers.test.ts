@@ -265,6 +265,15 @@ describe('long code listings', () => {
     ]);
   });
 
+  it('keeps a console command with the output a blank line sets apart from it; a comment or another command stays apart', () => {
+    const session = ['$ docker images', '', 'REPOSITORY  TAG', 'alpine      latest', '', '$ docker image prune -a', '$ docker images', '', '# done', 'ok'];
+    expect(codeParts(session)).toEqual([
+      { from: 0, to: 3 },
+      { from: 5, to: 6 },
+      { from: 8, to: 9 },
+    ]);
+  });
+
   it('reads a list that interrupts a paragraph as a list: its items are not words of the sentence before them', () => {
     const units = unitsOf(
       'If an object is supplied, two options can be specified:\n  * `paths` (array): Required.\n    See the syntax.\n  * `censor` (String): Optional.\nAfter 2. words.',
