@@ -316,6 +316,9 @@ export interface Tuning {
    * "Which option …?": units naming one in code score this much more. 0 → 0.900 / 0.911; 0.3–1 → 0.917 / 0.929.
    * On the nine development corpora (2026-11-26, `--ablate name-questions`): answer match 0.826 → 0.824
    * (readmes −1, no other question moved), leave-one-corpus-out ECE 0.098 → 0.107 (worst 0.149 → 0.159).
+   * Tried and not kept (2026-11-27, twenty corpora): for any question, a sentence naming code the question
+   * does not name (the flag or setting the asker lacks) scoring × 1.2 → answer match +6 / −12 (poetry −3,
+   * rollup +1 / −3); × 1.5 → +7 / −21.
    */
   nameBoost: number;
   /**
