@@ -802,9 +802,9 @@ export function siteMarkdown(text: string, meta: Readonly<Record<string, string>
     // Written so that no two parts can match the same spaces: a line of spaces costs its length, not its cube.
     if (/^(?:import\s+(?:[\w{},*]+\s+)+from\s+['"][^'"]+['"]|export\s+(?:const|default|function)\b.*);?\s*$/s.test(line)) continue;
     if (/^\s*<\/?[A-Z][\w.]*(?:\s[^<>]*)?\/?>\s*$/.test(line)) continue;
-    // An attribute block on a line of its own (`{#automocking-algorithm}`, kramdown's `{: .note}`) names the
-    // block after it for links and styles: no reading text.
-    if (/^\s{0,3}\{[:#.][^{}\n]*\}\s*$/.test(line)) continue;
+    // An attribute block on a line of its own (`{#automocking-algorithm}`, kramdown's `{: .note}`, Goldmark's
+    // `{ .warning }`) names the block beside it for links and styles: no reading text.
+    if (/^\s{0,3}\{[ \t]*[:#.][^{}\n]*\}\s*$/.test(line)) continue;
     // A table-of-contents marker (`[[toc]]`, markdown-it's) shows the page's headings, which the page has.
     if (/^\s{0,3}\[\[toc\]\]\s*$/i.test(line)) continue;
     out.push(line);

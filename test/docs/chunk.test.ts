@@ -670,6 +670,10 @@ describe('structure-aware chunking', () => {
       'Mind the guard.',
       ':::',
       '',
+      '> [!WARNING]',
+      '> Mind the port.',
+      '{ .warning }',
+      '',
       '## `buf.includes(value[, byteOffset][, encoding])`',
       '',
       'Searches.',
@@ -678,7 +682,10 @@ describe('structure-aware chunking', () => {
     ].join('\n');
     const chunks = chunkMarkdown(parseDocument(md, 'markdown').body);
     expect(chunks.map((c) => [c.section, c.text])).toEqual([
-      ['Targets', 'Linked with the `[dependencies]` and the `[[test]]` table.\nEither license may apply.\n\n**Warning:** In-Source Testing\nMind the guard.'],
+      [
+        'Targets',
+        'Linked with the `[dependencies]` and the `[[test]]` table.\nEither license may apply.\n\n**Warning:** In-Source Testing\nMind the guard.\n\n**Warning:**\nMind the port.',
+      ],
       ['Targets › buf.includes(value[, byteOffset][, encoding])', 'Searches.\n\nPreviously licenses were separated with a slash.'],
     ]);
   });
