@@ -6,8 +6,9 @@
  * a web framework's guides, CLI manuals in one page per command, a CLI manual in a few long chapters, a
  * framework manual in reStructuredText, a site generator's guide, a core-library API reference, a client
  * library's API reference, a logging library's manual, a CLI library's Sphinx manual, a formatter's options
- * reference, a web framework's object reference, a test runner's per-option configuration pages) and the
- * package READMEs. A value is kept when it raises the mean over the
+ * reference, a web framework's object reference, a test runner's per-option configuration pages, a CLI
+ * manual of short option pages beside long guides, a CLI reference of generated options tables, a bundler's
+ * manual of a dozen long chapters) and the package READMEs. A value is kept when it raises the mean over the
  * development corpora without lowering the worst corpus by more than noise (two standard errors of the rate,
  * printed by the eval; one question is 0.017–0.033 of a corpus). The lockbox corpus is never used to choose.
  */
@@ -107,6 +108,8 @@ export interface Tuning {
    * Tried and not kept (2026-11-27, eighteen corpora): a page whose top heading is exactly a name the question
    * gives (`--connect-timeout` over curl's page of that name) earning 0.6 or 1 of the best passage as its
    * title bonus instead: hit@1 +2 / −1 and +2 / −3 (vitest −1 / −2, where the baseline already leads).
+   * Tried and not kept (2026-11-27, twenty corpora): the initials of a title of three to five capitalised words
+   * in the title field ("Command Line Interface" → CLI, "Frequently Asked Questions" → FAQ): hit@1 +1 / −1.
    */
   titleWeight: number;
   /**
