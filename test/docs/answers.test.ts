@@ -272,6 +272,9 @@ describe('long code listings', () => {
       { from: 5, to: 6 },
       { from: 8, to: 9 },
     ]);
+    // In one pass: a session of many commands each followed by its output.
+    const long = Array.from({ length: 20000 }, (_, i) => [`$ run ${i}`, '', `done ${i}`, '']).flat();
+    expect(codeParts(long)).toHaveLength(20000);
   });
 
   it('reads a list that interrupts a paragraph as a list: its items are not words of the sentence before them', () => {
