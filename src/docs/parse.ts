@@ -490,6 +490,7 @@ const RST_NO_TEXT = new Set([
 /** Directives whose argument is a name (an option, a variable, a program): shown as code. */
 const RST_NAMING = new Set(['option', 'cmdoption', 'envvar', 'describe', 'object', 'program', 'confval']);
 /** Admonitions (reStructuredText directives, markdown containers): reading text under a label such as **Note:**. */
+const CALLOUTS: Record<string, string> = { T: 'tip', W: 'warning', '?': 'tip', '!': 'important' };
 const ADMONITIONS = new Set([
   'info',
   'note',
@@ -769,6 +770,14 @@ export function siteMarkdown(text: string, meta: Readonly<Record<string, string>
       else out.push(rest);
       continue;
     }
+    // A callout by its line's marker: webpack's `T>` tip and `W>` warning, docsify's `?>` tip and `!>` important.
+    const callout = /^\s{0,3}([TW?!])> ?(.*)$/.exec(line);
+    if (callout) {
+      out.push('', labelLine(CALLOUTS[callout[1]!]!, callout[2]!.trim()));
+      continue;
+    }
+    // An MDX comment on a line of its own (`{/* eslint-disable no-eval */}`) is not shown.
+    if (/^\s{0,3}\{\/\*(?:[^*]|\*(?!\/\}))*\*\/\}\s*$/.test(line)) continue;
     // Python-Markdown's admonitions (`!!! note "Title"`, collapsible `??? tip`) are the same thing in MkDocs' dialect.
     const admonition = /^\s{0,3}(?:!!!|\?\?\?\+?)\s*([A-Za-z][\w-]*)(?:\s+"([^"]*)")?\s*$/.exec(line);
     if (admonition) {

@@ -600,6 +600,34 @@ describe('structure-aware chunking', () => {
     ]);
   });
 
+  it("reads webpack's and docsify's callout lines under their label and drops MDX comment lines, never inside code", () => {
+    const md = [
+      'Configure the node option.',
+      'W> As of webpack 5, only `global` can be set.',
+      '',
+      'T> Use `ProvidePlugin` instead.',
+      '',
+      '!> Read this first.',
+      '',
+      '{/* eslint-disable no-eval */}',
+      '',
+      '```js',
+      'T> not a callout',
+      '{/* kept */}',
+      '```',
+    ].join('\n');
+    expect(parseDocument(md, 'markdown').body.split('\n').filter(Boolean)).toEqual([
+      'Configure the node option.',
+      '**Warning:** As of webpack 5, only `global` can be set.',
+      '**Tip:** Use `ProvidePlugin` instead.',
+      '**Important:** Read this first.',
+      '```js',
+      'T> not a callout',
+      '{/* kept */}',
+      '```',
+    ]);
+  });
+
   it('drops the lines of MDX component tags around tabbed code, keeping the code', () => {
     const md = [
       '# Install',
