@@ -155,6 +155,15 @@ describe('selectQuotes', () => {
     expect(quoted(quotes)).toContain('Defaults to `1mb`.');
   });
 
+  it("reads a type line with its value (`number = 120000`, as webpack heads an option) as a default's statement", () => {
+    const p = passage(
+      '`number = 120000`\n\nThe number of milliseconds before a chunk request expires.\n\n```js\nexport default {\n  output: { chunkLoadTimeout: 30000 },\n};\n```',
+    );
+    const terms = [qterm('default', 1), qterm('chunkloadtimeout', 3)];
+    const quotes = selectQuotes([p], terms, { ...DEFAULT_ANSWER_OPTIONS, maxUnits: 3 });
+    expect(quoted(quotes)).toContain('`number = 120000`');
+  });
+
   it('brings the code after a bold label paragraph, as under a heading', () => {
     const p = passage('**Claude Code**\n\n```sh\nwidget install --host cc\n```\n\n**Cursor**: see its settings.');
     const quotes = selectQuotes([p], [qterm('claude', 3), qterm('code', 2)], { ...DEFAULT_ANSWER_OPTIONS, maxUnits: 1 });
