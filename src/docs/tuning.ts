@@ -8,7 +8,7 @@
  * library's API reference, a logging library's manual, a CLI library's Sphinx manual, a formatter's options
  * reference, a web framework's object reference, a test runner's per-option configuration pages, a CLI
  * manual of short option pages beside long guides, a CLI reference of generated options tables, a bundler's
- * manual of a dozen long chapters) and the package READMEs. A value is kept when it raises the mean over the
+ * manual of a dozen long chapters, a bundler's MDX site of long configuration pages) and the package READMEs. A value is kept when it raises the mean over the
  * development corpora without lowering the worst corpus by more than noise (two standard errors of the rate,
  * printed by the eval; one question is 0.017–0.033 of a corpus). The lockbox corpus is never used to choose.
  */
