@@ -128,7 +128,8 @@ export async function retrieve(store: ChunkStore, stats: CorpusStats, input: Ret
   }
   // The title field: how much the question names each document (BM25F over path, title, description).
   const bodyForm = tuning.titleCorpusIdf ? (t: string) => analyze(t, { stemmer: input.stemmer })[0]?.term ?? t : undefined;
-  const title = tuning.titleWeight > 0 ? stats.titleScores(input.titleTerms, tuning.titleK1, tuning.titleB, bodyForm) : { scores: new Map<string, number>(), full: 0 };
+  const title =
+    tuning.titleWeight > 0 ? stats.titleScores(input.titleTerms, tuning.titleK1, tuning.titleB, bodyForm) : { scores: new Map<string, number>(), full: 0 };
   const titles = title.scores;
   const fusing = Boolean(vectorHits?.length);
   const topBm25 = Math.max(1e-9, ...[...byId.values()].map((e) => e.bm25));
