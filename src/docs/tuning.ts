@@ -291,6 +291,9 @@ export interface Tuning {
    * ECE mean 0.107 → 0.114, worst 0.135 → 0.137, within its noise of 0.085–0.124). Its neighbours then
    * (questions against it): runnerUpShare 0.5 → +1 / −3, 0.7 → +0 / −3; minShare 0.05 → ±0, 0.15 → −1;
    * noveltyShare 0.2 → −1, 0.4 → −2: a flat optimum, nothing else changed.
+   * Re-measured on the twenty-one development corpora (2026-11-27, fourteenth session; answer match against
+   * 0.816): runnerUps 2 → 0.812, +6 / −9; runnerUpShare 0.75 → 0.806 (curl −3); primaryPassages 8 → 0.814,
+   * +5 / −6. Still flat.
    */
   runnerUps: number;
   runnerUpShare: number;
