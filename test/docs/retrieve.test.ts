@@ -110,3 +110,31 @@ describe('the title field', () => {
     expect(trace.ranked[0]).toBe('options.md');
   });
 });
+
+describe('a document’s second passage', () => {
+  it('counts in full for question words its best passage lacks, and at a floor for the same words again', async () => {
+    const pages = await indexFor(h.services, 'second');
+    await pages.ingestDocuments([
+      {
+        title: 'tutorial.md',
+        content:
+          '# Tutorial\n\n## Config files\n\nCreate `rollup.config.mjs` in the project root; the config file is read with --config.\n\n' +
+          '## More config files\n\nA second config file, `rollup.config.dev.mjs`, is read with --config too.\n',
+      },
+      {
+        title: 'cli.md',
+        content:
+          '# CLI\n\n## Config files\n\nThe config file `rollup.config.mjs` is an ES module: __dirname is not defined there.\n\n' +
+          '## Current directory\n\nBuild an absolute path with fileURLToPath and import.meta.url instead.\n',
+      },
+    ]);
+    const trace = await pages.trace('__dirname is not defined in my rollup.config.mjs config file; how do I build an absolute path instead?');
+    const doc = (title: string) => trace.retrieval!.documents.find((d) => d.doc.title === title)!;
+    const [tutorial, cli] = [doc('tutorial.md'), doc('cli.md')];
+    // The tutorial's second passage repeats its first's words: it counts at (about) the floor.
+    expect(tutorial.parts.second / (0.3 * tutorial.chunks[1]!.score)).toBeLessThan(0.8);
+    // The CLI page's second passage holds the words its first lacks (absolute, path): in full.
+    expect(cli.parts.second / (0.3 * cli.chunks[1]!.score)).toBeGreaterThan(0.95);
+    expect(trace.ranked[0]).toBe('cli.md');
+  });
+});
