@@ -169,17 +169,18 @@ export async function retrieve(store: ChunkStore, stats: CorpusStats, input: Ret
     list.push(c);
     groups.set(c.doc.id, list);
   }
-  // Relative to the best title, but a best title that names only a sliver of the question (the product's
-  // name, in every page) is not a full match: the share is of at least titleFloor of the question's whole.
   // With `secondNovel`, the second passage counts by the share of its matched question words (IDF) that the
   // best passage lacks: a page that answers more of the question across two sections, not the same words twice.
+  // One that holds none of the question's words (found by the caller's keywords or by meaning) counts in full.
   const secondNovelty = (best: Candidate, second: Candidate | undefined): number => {
     if (!tuning.secondNovel || !second) return 1;
     const own = terms.filter((t) => second.matched.has(t.term));
     const all = own.reduce((a, t) => a + t.idf, 0);
     const novel = own.filter((t) => !best.matched.has(t.term)).reduce((a, t) => a + t.idf, 0);
-    return all ? tuning.secondNovelFloor + (1 - tuning.secondNovelFloor) * (novel / all) : 0;
+    return all ? tuning.secondNovelFloor + (1 - tuning.secondNovelFloor) * (novel / all) : 1;
   };
+  // Relative to the best title, but a best title that names only a sliver of the question (the product's
+  // name, in every page) is not a full match: the share is of at least titleFloor of the question's whole.
   const bestTitle = Math.max(1e-9, tuning.titleFloor * title.full, ...[...groups.keys()].map((id) => titles.get(id) ?? 0));
   const bestPassage = candidates[0]?.score ?? 0;
   const documents: RankedDocument[] = [...groups.values()].map((chunks) => {
