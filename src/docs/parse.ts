@@ -566,39 +566,34 @@ const TWOSLASH_CUT = /^\s*\/\/ ?---cut(-before|-after|-start|-end)?---\s*$/;
  */
 export function twoslashCuts(text: string): string {
   if (!text.includes('---cut')) return text;
-  const lines = text.split('\n');
-  const out: string[] = [];
-  let fence: OpenFence | undefined;
-  let block: string[] | undefined;
-  const flush = () => {
-    if (!block) return;
-    let shown: string[] = [];
+  const shown = (block: string[]): string[] => {
+    let kept: string[] = [];
     let hidden = false;
     for (const line of block) {
       const cut = TWOSLASH_CUT.exec(line);
       if (!cut) {
-        if (!hidden) shown.push(line);
-      } else if (cut[1] === undefined || cut[1] === '-before') shown = [];
+        if (!hidden) kept.push(line);
+      } else if (cut[1] === undefined || cut[1] === '-before') kept = [];
       else if (cut[1] === '-start') hidden = true;
       else if (cut[1] === '-end') hidden = false;
       else break;
     }
-    out.push(...shown);
-    block = undefined;
+    return kept;
   };
-  for (const line of lines) {
-    const read = readFence(line, fence);
-    const opens = !fence && read.after !== undefined;
-    const closes = fence !== undefined && read.after === undefined;
-    fence = read.after;
-    if (closes) flush();
-    if (opens) {
-      out.push(line);
-      block = [];
-    } else if (block && !closes) block.push(line);
-    else out.push(line);
+  const lines = text.split('\n');
+  const out: string[] = [];
+  for (let i = 0; i < lines.length;) {
+    const open = fenceAt(lines[i]!);
+    if (!open) {
+      out.push(lines[i++]!);
+      continue;
+    }
+    // The block's lines as written (fencedBlock's body drops the fence's indentation).
+    const { closed, next } = fencedBlock(lines, i + 1, open);
+    const end = closed ? next - 1 : next;
+    out.push(lines[i]!, ...shown(lines.slice(i + 1, end)), ...(closed ? [lines[end]!] : []));
+    i = next;
   }
-  flush();
   return out.join('\n');
 }
 
