@@ -57,19 +57,16 @@ export interface ParsedDocument {
 export function splitFrontMatter(text: string): { meta: Record<string, string>; body: string; prose: string[] } {
   const match = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/.exec(text);
   if (!match) return { meta: {}, body: text, prose: [] };
+  const meta: Record<string, string> = {};
   // Every value that reads as a phrase, nested ones too (a VitePress home page's hero and features), in order.
   const prose: string[] = [];
   for (const line of match[1]!.split(/\r?\n/)) {
-    const kv = /^[ \t]*(?:-[ \t]+)?([A-Za-z_][\w-]*)[ \t]*:[ \t]*(\S.*)$/.exec(line);
-    const value = kv && unquoted(kv[2]!.trim());
-    if (value && PHRASE.test(value) && !/^(?:\w+:\/\/|\/)/.test(value)) prose.push(value);
-  }
-  const meta: Record<string, string> = {};
-  for (const line of match[1]!.split(/\r?\n/)) {
-    const kv = /^([A-Za-z_][\w-]*)[ \t]*:(.*)$/s.exec(line);
+    const kv = /^([ \t]*(?:-[ \t]+)?)([A-Za-z_][\w-]*)[ \t]*:(.*)$/s.exec(line);
     if (!kv) continue;
-    const value = unquoted(kv[2]!.trim());
-    if (value && value !== '|' && value !== '>') meta[kv[1]!.toLowerCase()] = value;
+    const value = unquoted(kv[3]!.trim());
+    if (!value) continue;
+    if (!kv[1] && value !== '|' && value !== '>') meta[kv[2]!.toLowerCase()] = value;
+    if (PHRASE.test(value) && !/^(?:\w+:\/\/|\/)/.test(value)) prose.push(value);
   }
   return { meta, body: text.slice(match[0].length), prose };
 }
@@ -490,7 +487,6 @@ const RST_NO_TEXT = new Set([
 /** Directives whose argument is a name (an option, a variable, a program): shown as code. */
 const RST_NAMING = new Set(['option', 'cmdoption', 'envvar', 'describe', 'object', 'program', 'confval']);
 /** Admonitions (reStructuredText directives, markdown containers): reading text under a label such as **Note:**. */
-const CALLOUTS: Record<string, string> = { T: 'tip', W: 'warning', '?': 'tip', '!': 'important' };
 const ADMONITIONS = new Set([
   'info',
   'note',
@@ -507,6 +503,8 @@ const ADMONITIONS = new Set([
   'versionchanged',
   'deprecated',
 ]);
+/** The admonition a callout line's marker stands for (webpack's `T>` and `W>`, docsify's `?>` and `!>`). */
+const CALLOUTS: Record<string, string> = { T: 'tip', W: 'warning', '?': 'tip', '!': 'important' };
 
 /**
  * reStructuredText inline markup to the markdown-like form: ``literal`` and code roles (:func:`x`) become
