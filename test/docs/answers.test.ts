@@ -54,6 +54,15 @@ function passage(text: string, options: { doc?: string; chunks?: number; everywh
 
 const quoted = (quotes: ReturnType<typeof selectQuotes>) => quotes.map((q) => q.unit.text);
 
+/** A quote of one unit of a passage (its first unless given), as selectQuotes would hand it to renderQuotes. */
+const quoteOf = (p: ReturnType<typeof passage>, unit = unitsOf(p.candidate.chunk.text, 1200)[0]!, source = 1) => ({
+  unit,
+  candidate: p.candidate,
+  source,
+  score: 1,
+  covers: new Set<string>(),
+});
+
 describe('selectQuotes', () => {
   it('weighs a term found in every chunk of its document (its package name) less than one found in a single chunk', () => {
     const p = passage('The widget renders fast on every page load. Set the colour with the `tint` option.', { everywhere: ['widget'] });
@@ -564,14 +573,7 @@ describe('quotes that read cleanly', () => {
     const later = at('Set `depth` to stop early.', 'Guide › Options', 4);
     const other = at('Run it with `walk()`.', 'Guide › Usage', 1);
     const earlier = at('Options are read once.', 'Guide › Options', 3);
-    const quote = (p: ReturnType<typeof at>) => ({
-      unit: unitsOf(p.candidate.chunk.text, 1200)[0]!,
-      candidate: p.candidate,
-      source: 1,
-      score: 1,
-      covers: new Set<string>(),
-    });
-    expect(renderQuotes([quote(later), quote(other), quote(earlier)], () => 'guide.md').text).toBe(
+    expect(renderQuotes([quoteOf(later), quoteOf(other), quoteOf(earlier)], () => 'guide.md').text).toBe(
       [
         'From guide.md › Guide › Options [1]:',
         '> Options are read once.',
@@ -600,14 +602,7 @@ describe('quotes that read cleanly', () => {
       Object.assign(p.candidate.chunk, { section: 'build › Options', ord, chunk_id: `options:${ord}` });
       return p;
     };
-    const quote = (p: ReturnType<typeof piece>) => ({
-      unit: unitsOf(p.candidate.chunk.text, 1200)[0]!,
-      candidate: p.candidate,
-      source: 1,
-      score: 1,
-      covers: new Set<string>(),
-    });
-    expect(renderQuotes([quote(piece('| `--cache-from` | |', 1)), quote(piece('| `--no-cache` | `false` |', 2))], () => 'build.md').text).toBe(
+    expect(renderQuotes([quoteOf(piece('| `--cache-from` | |', 1)), quoteOf(piece('| `--no-cache` | `false` |', 2))], () => 'build.md').text).toBe(
       ['From build.md › build › Options [1]:', '> | Name | Default |', '> | --- | --- |', '> | `--cache-from` | |', '> | `--no-cache` | `false` |'].join('\n'),
     );
   });
@@ -621,7 +616,7 @@ describe('quotes that read cleanly', () => {
     const p = passage(
       'Kinds:\n\n* **hoisted** a flat folder, for:\n  1. tools that break on links\n* **isolated** the default\n\n| Kind | Links |\n| --- | --- |\n| hoisted | no |\n\nHoisted is slower.',
     );
-    const all = unitsOf(p.candidate.chunk.text, 1200).map((unit) => ({ unit, candidate: p.candidate, source: 1, score: 1, covers: new Set<string>() }));
+    const all = unitsOf(p.candidate.chunk.text, 1200).map((unit) => quoteOf(p, unit));
     expect(all.map((q) => q.unit.text)).toContain('  1. tools that break on links');
     expect(renderQuotes(all, () => 'kinds.md').text).toBe(
       [
@@ -643,7 +638,7 @@ describe('quotes that read cleanly', () => {
     expect(renderQuotes([all[2]!], () => 'kinds.md').text).toBe('From kinds.md [1]:\n> 1. tools that break on links');
     // Nor first under a later source's line, after an item quoted under another source.
     const other = passage('* **pnp** no folder at all', { doc: 'other' });
-    const item = { unit: unitsOf(other.candidate.chunk.text, 1200)[0]!, candidate: other.candidate, source: 2, score: 1, covers: new Set<string>() };
+    const item = quoteOf(other, undefined, 2);
     expect(renderQuotes([item, all[2]!], (c) => `${c.doc.id}.md`).text).toBe(
       'From other.md [1]:\n> * **pnp** no folder at all\n\nFrom d.md [2]:\n> 1. tools that break on links',
     );
