@@ -763,6 +763,15 @@ export function siteMarkdown(text: string, meta: Readonly<Record<string, string>
       else out.push(rest);
       continue;
     }
+    // A template call written over several lines (Nunjucks, Jinja: `{{ npx_tabs({` … `}) }}`, how Eleventy and
+    // MkDocs-macros sites write a command's tabs) stands where its output would: shown as the code it is, so
+    // its arguments read together and a sentence ending in ":" brings them.
+    const call = TEMPLATE_CALL_OPEN.test(line) && !line.includes('}}') ? templateCallEnd(lines, i) : -1;
+    if (call > i) {
+      out.push('', ...fenceAround('', lines.slice(i, call + 1)), '');
+      i = call;
+      continue;
+    }
     // A callout by its line's marker: webpack's `T>` tip and `W>` warning, docsify's `?>` tip and `!>` important.
     const callout = /^\s{0,3}([TW?!])> ?(.*)$/.exec(line);
     if (callout) {
@@ -884,6 +893,19 @@ function liquidTags(line: string): { name: string; args: string }[] | undefined 
     while (line[at] === ' ' || line[at] === '\t') at++;
   }
   return tags;
+}
+
+/** A line opening a template expression (`{{ npm_tabs({`), not a Hugo shortcode (`{{<`, `{{%`) or Handlebars block (`{{#`). */
+const TEMPLATE_CALL_OPEN = /^\s{0,3}\{\{-?\s*[A-Za-z_]/;
+
+/** The index of the line closing the template expression opened at `start` (one ending in `}}`), within 40 lines and no blank one; -1 if none. */
+function templateCallEnd(lines: readonly string[], start: number): number {
+  for (let j = start + 1; j < lines.length && j <= start + 40; j++) {
+    const l = lines[j]!.trimEnd();
+    if (!l) return -1;
+    if (l.endsWith('}}')) return j;
+  }
+  return -1;
 }
 
 /** A reference to the page's front matter outside code spans (matched first and kept). */

@@ -628,6 +628,52 @@ describe('structure-aware chunking', () => {
     ]);
   });
 
+  it('shows a template call written over several lines as code, and leaves one-line and unclosed ones as they are', () => {
+    const md = [
+      'Run ESLint on two files like this:',
+      '',
+      '{{ npx_tabs ({',
+      '    package: "eslint",',
+      '    args: ["file1.js", "file2.js"]',
+      '}) }}',
+      '',
+      'Version {{ config.extra.version }} is current.',
+      '',
+      '{{ unclosed({',
+      '',
+      'Then fix what it reports.',
+    ].join('\n');
+    expect(passages(md)).toEqual([
+      [
+        'Run ESLint on two files like this:',
+        '',
+        '```',
+        '{{ npx_tabs ({',
+        '    package: "eslint",',
+        '    args: ["file1.js", "file2.js"]',
+        '}) }}',
+        '```',
+        '',
+        'Version {{ config.extra.version }} is current.',
+        '',
+        '{{ unclosed({',
+        '',
+        'Then fix what it reports.',
+      ].join('\n'),
+    ]);
+  });
+
+  it('reads an HTML line break in a table cell as a space between what it separates', () => {
+    const md = [
+      '| Field | Description |',
+      '|---|---|',
+      '| `average` | Number of requests.<br /> 0 means **no rate limiting**.<br/>More information [here](#rate). |',
+    ].join('\n');
+    expect(passages(md)).toEqual([
+      ['| Field | Description |', '|---|---|', '| `average` | Number of requests. 0 means **no rate limiting**. More information here. |'].join('\n'),
+    ]);
+  });
+
   it('drops the lines of MDX component tags around tabbed code, keeping the code', () => {
     const md = [
       '# Install',
