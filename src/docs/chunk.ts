@@ -17,7 +17,7 @@ import { TUNING } from './tuning.js';
 export const SECTION_SEPARATOR = ' › ';
 
 /** Changing how documents are cut changes this, so that re-ingesting re-chunks unchanged files. */
-export const CHUNKER_VERSION = 'c16';
+export const CHUNKER_VERSION = 'c17';
 
 export interface ChunkOptions {
   /** Target upper size of a passage, in characters (code blocks may exceed it; they are never cut). */
@@ -159,6 +159,8 @@ function cleanProse(text: string): string {
   return (
     text
       .replace(/<code(?:\s[^<>]*)?>((?:[^<`]|<(?!\/?code[\s>]))+)<\/code>/gi, '`$1`')
+      // A line break (`<br>`, how a table cell holds several lines) separates what it breaks: a space, not nothing.
+      .replace(/(\S)\s*<br\s*\/?>\s*(?=\S)/gi, '$1 ')
       .replace(HTML_TAG, '')
       .replace(/\\([\\`*_{}[\]()#+\-.!|<>])/g, '$1')
       // Every HTML entity with its semicolon (`&mdash;`, `&#x2192;`); a code point that is none (`&#xFFFFFF;`,
