@@ -17,7 +17,7 @@ import { TUNING } from './tuning.js';
 export const SECTION_SEPARATOR = ' › ';
 
 /** Changing how documents are cut changes this, so that re-ingesting re-chunks unchanged files. */
-export const CHUNKER_VERSION = 'c17';
+export const CHUNKER_VERSION = 'c18';
 
 export interface ChunkOptions {
   /** Target upper size of a passage, in characters (code blocks may exceed it; they are never cut). */
@@ -76,7 +76,13 @@ const ATX = /^\s{0,3}(#{1,6})(?:[ \t]+(.*))?$/s;
 export function cleanInline(given: string, references?: ReadonlySet<string>): string {
   // A table row's escaped pipes (`\|`, `&#124;`) are a cell's own, not column breaks: kept escaped.
   const row = /^\s*\|/.test(given);
-  const line = row ? given.replace(/\\\||&#124;|&#x7c;|&vert;|&verbar;/gi, CELL_PIPE) : given;
+  const piped = row ? given.replace(/\\\||&#124;|&#x7c;|&vert;|&verbar;/gi, CELL_PIPE) : given;
+  // A code span fenced by two or more backticks (```` ```Host(`domain`)``` ````, how a span holds a backtick) is
+  // set aside whole while links and tags are read, and put back as written.
+  const spans: string[] = [];
+  const line = piped.includes('``')
+    ? piped.replace(/(?<!`)(`{2,})(?!`)((?:[^`\n]|`(?!\1))+?)(?<!`)\1(?!`)/g, (span) => `${SPAN_MARK}${spans.push(span) - 1}${SPAN_MARK}`)
+    : piped;
   // Links and images first, on the whole line: their text may hold code (`[\`pino-test\`](https://…)`).
   // No bracket or parenthesis part runs past the next opening one, so a line of a thousand `[` or `![a](`
   // costs its length, not its square (documents are uploaded by anyone with a key).
@@ -101,11 +107,14 @@ export function cleanInline(given: string, references?: ReadonlySet<string>): st
   const clean = unlinked
     .split(/(`[^`\n]+`)/)
     .map((part, i) => (i % 2 ? part : cleanProse(part)))
-    .join('');
+    .join('')
+    .replace(SPANS, (_, n: string) => spans[Number(n)]!);
   return row ? clean.replaceAll(CELL_PIPE, '\\|') : clean;
 }
 
 const CELL_PIPE = '\uE002';
+const SPAN_MARK = '\uE003';
+const SPANS = /\uE003(\d+)\uE003/g;
 
 /** A link reference's label as CommonMark matches it: case-insensitive, inner whitespace collapsed. */
 export function referenceLabel(label: string): string {

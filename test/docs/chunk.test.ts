@@ -674,6 +674,25 @@ describe('structure-aware chunking', () => {
     ]);
   });
 
+  it('keeps a code span fenced by several backticks whole, inside a link and an HTML anchor too', () => {
+    const md = [
+      '| Rule | Description |',
+      '|---|---|',
+      '| <a id="opt-host" href="#opt-host">[```Host(`domain`)```](#host)</a> | Matches `domain`. |',
+      '',
+      'Write ``a `tick` inside`` and [`x`](https://example.com) <b>here</b>; a lone `` stays.',
+    ].join('\n');
+    expect(passages(md)).toEqual([
+      [
+        '| Rule | Description |',
+        '|---|---|',
+        '| ```Host(`domain`)``` | Matches `domain`. |',
+        '',
+        'Write ``a `tick` inside`` and `x` here; a lone `` stays.',
+      ].join('\n'),
+    ]);
+  });
+
   it('drops the lines of MDX component tags around tabbed code, keeping the code', () => {
     const md = [
       '# Install',
