@@ -17,7 +17,7 @@ import { TUNING } from './tuning.js';
 export const SECTION_SEPARATOR = ' › ';
 
 /** Changing how documents are cut changes this, so that re-ingesting re-chunks unchanged files. */
-export const CHUNKER_VERSION = 'c18';
+export const CHUNKER_VERSION = 'c19';
 
 export interface ChunkOptions {
   /** Target upper size of a passage, in characters (code blocks may exceed it; they are never cut). */
@@ -141,9 +141,12 @@ const MASKED_OPEN = '\uE000';
 const MASKED_CLOSE = '\uE001';
 const MASKED = /[\uE000\uE001]/g;
 
-/** The HTML elements documentation writes inside markdown, whose tags read as nothing. */
+/**
+ * The HTML elements documentation writes inside markdown, whose tags read as nothing (an embedded frame or
+ * player, `<iframe src="…"></iframe>`, leaves no text at all).
+ */
 const HTML_TAG_NAMES =
-  'a|img|p|div|span|br|sup|sub|b|i|em|strong|small|code|details|summary|picture|source|center|h[1-6]|table|tr|td|th|tbody|thead|kbd|ul|ol|li|dl|dt|dd';
+  'a|img|p|div|span|br|sup|sub|b|i|em|strong|small|code|details|summary|picture|source|center|h[1-6]|table|tr|td|th|tbody|thead|kbd|ul|ol|li|dl|dt|dd|iframe|video|audio|track|embed|figure|figcaption|abbr|mark|ins|del|u|s';
 const HTML_TAG = new RegExp(`</?(?:${HTML_TAG_NAMES})\\b[^<>]*>`, 'gi');
 /** Such a tag wrapping over at most eight lines (`<a\n  href="…">`). */
 const WRAPPED_HTML_TAG = new RegExp(`</?(?:${HTML_TAG_NAMES})\\b(?:[^<>\\n]*\\n){1,8}[^<>\\n]*>`, 'gi');

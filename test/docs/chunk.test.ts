@@ -373,6 +373,19 @@ describe('structure-aware chunking', () => {
     expect(chunk!.text).toBe('Use `<th>` for header cells, not bold `<td>`.');
   });
 
+  it('reads an embedded frame or player as nothing, and the marks around words as the words', () => {
+    const md = [
+      '# Output',
+      '',
+      'The HTML formatter shows this:',
+      '',
+      '<iframe src="example.html" width="100%"></iframe>',
+      '',
+      'It is <mark>long</mark>, <abbr title="x">HTML</abbr> only.',
+    ].join('\n');
+    expect(chunkMarkdown(md).map((c) => c.text)).toEqual(['The HTML formatter shows this:\n\nIt is long, HTML only.']);
+  });
+
   it('packs adjacent small sections under one parent into one passage, each further one under its heading line', () => {
     const body = '# Tool\n\n## install\n\nRun the installer.\n\n## stop\n\nPress q to stop.\n\n## token\n\nSet TOKEN.\n';
     const packed = chunkMarkdown(body, { maxChars: 1200, pack: true });
