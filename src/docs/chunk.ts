@@ -78,11 +78,13 @@ export function cleanInline(given: string, references?: ReadonlySet<string>): st
   const row = /^\s*\|/.test(given);
   const piped = row ? given.replace(/\\\||&#124;|&#x7c;|&vert;|&verbar;/gi, CELL_PIPE) : given;
   // A code span fenced by two or more backticks (```` ```Host(`domain`)``` ````, how a span holds a backtick) is
-  // set aside whole while links and tags are read, and put back as written.
+  // set aside whole while links and tags are read, and put back as written (not on a line that holds the mark
+  // they are set aside with).
   const spans: string[] = [];
-  const line = piped.includes('``')
-    ? piped.replace(/(?<!`)(`{2,})(?!`)((?:[^`\n]|`(?!\1))+?)(?<!`)\1(?!`)/g, (span) => `${SPAN_MARK}${spans.push(span) - 1}${SPAN_MARK}`)
-    : piped;
+  const line =
+    piped.includes('``') && !piped.includes(SPAN_MARK)
+      ? piped.replace(/(?<!`)(`{2,})(?!`)((?:[^`\n]|`(?!\1))+?)(?<!`)\1(?!`)/g, (span) => `${SPAN_MARK}${spans.push(span) - 1}${SPAN_MARK}`)
+      : piped;
   // Links and images first, on the whole line: their text may hold code (`[\`pino-test\`](https://…)`).
   // No bracket or parenthesis part runs past the next opening one, so a line of a thousand `[` or `![a](`
   // costs its length, not its square (documents are uploaded by anyone with a key).
@@ -107,9 +109,9 @@ export function cleanInline(given: string, references?: ReadonlySet<string>): st
   const clean = unlinked
     .split(/(`[^`\n]+`)/)
     .map((part, i) => (i % 2 ? part : cleanProse(part)))
-    .join('')
-    .replace(SPANS, (_, n: string) => spans[Number(n)]!);
-  return row ? clean.replaceAll(CELL_PIPE, '\\|') : clean;
+    .join('');
+  const restored = spans.length ? clean.replace(SPANS, (m, n: string) => spans[Number(n)] ?? m) : clean;
+  return row ? restored.replaceAll(CELL_PIPE, '\\|') : restored;
 }
 
 const CELL_PIPE = '\uE002';

@@ -704,6 +704,8 @@ describe('structure-aware chunking', () => {
         'Write ``a `tick` inside`` and `x` here; a lone `` stays.',
       ].join('\n'),
     ]);
+    // The marks the spans are set aside with, written in a document, are its text.
+    expect(passages('Private \uE0030\uE003 and ``a`` \uE0039\uE003 stay.')).toEqual(['Private \uE0030\uE003 and ``a`` \uE0039\uE003 stay.']);
   });
 
   it('drops the lines of MDX component tags around tabbed code, keeping the code', () => {
