@@ -22,7 +22,18 @@ export interface Quote {
   score: number;
   /** Question terms the unit names. */
   covers: Set<string>;
+  /** Why the unit was quoted (set on the quotes selectQuotes returns). */
+  why?: QuoteReason;
 }
+
+/**
+ * Why a unit is quoted: it `lead`s (the best document's best unit), belongs to the lead's `section` (found by
+ * its heading), is the lead's `continuation` (the unit after it), is the best unit of a `further passage`
+ * that covers the question about as well, `adds words` of the question not quoted yet, or is `context` that
+ * another quoted unit needs (the list or code a sentence introduces, the sentence that introduces a listing,
+ * a sentence that qualifies the one before).
+ */
+export type QuoteReason = 'lead' | 'section' | 'continuation' | 'further passage' | 'adds words' | 'context';
 
 export interface AnswerOptions {
   /** The question as asked (what kind of answer it wants). */
@@ -175,16 +186,17 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
   const isCopy = (q: Quote) => chosen.some((c) => c !== q && c.unit.text === q.unit.text);
   // Introducing sentences left out because what they introduce did not fit (see withContext).
   const dangling = new Set<Quote>();
-  const take = (q: Quote) => {
+  const take = (q: Quote, why: QuoteReason) => {
     if (chosen.includes(q) || isCopy(q) || dangling.has(q)) return;
     chosen.push(q);
+    q.why = why;
     used += q.unit.text.length;
   };
   const siblingsOf = (q: Quote) => perPassage[passages.findIndex((p) => p.candidate === q.candidate)]!;
-  const withContext = (q: Quote) => {
+  const withContext = (q: Quote, why: QuoteReason) => {
     if (dangling.has(q)) return;
     const fresh = !chosen.includes(q);
-    take(q);
+    take(q, why);
     const siblings = siblingsOf(q);
     // A sentence is not quoted without the next one of its paragraph when that one qualifies it ("However,
     // … the stream has already started"): quoted alone, it would say more than the documentation does.
@@ -197,7 +209,7 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
       QUALIFIES.test(qualifier.unit.text) &&
       fits(qualifier)
     )
-      take(qualifier);
+      take(qualifier, 'context');
     // "… the following modules:" is answered by the list (or code) after it, also across a sentence or two
     // ("Install the executable:") in between.
     if (q.unit.text.endsWith(':') || LABEL.test(q.unit.text)) {
@@ -216,8 +228,8 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
           continue;
         }
         if (!fits(next, 1.4)) break;
-        for (const b of between.splice(0)) take(b);
-        take(next);
+        for (const b of between.splice(0)) take(b, 'context');
+        take(next, 'context');
       }
       // "… three options can be specified:" without what it introduces would end its quote in mid-air: such a
       // sentence is quoted only with it (or when it leads the answer, for what it says itself).
@@ -231,9 +243,9 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
     // A code block reads better after the sentence that introduces it.
     const start = q.unit.excerpt ? siblings.findIndex((s) => s.unit.block === q.unit.block) : q.unit.index;
     const prev = siblings[start - 1];
-    if (q.unit.kind === 'code' && prev && prev.unit.kind !== 'code' && fits(prev, 1.3)) take(prev);
+    if (q.unit.kind === 'code' && prev && prev.unit.kind !== 'code' && fits(prev, 1.3)) take(prev, 'context');
   };
-  withContext(lead);
+  withContext(lead, 'lead');
   // Such a section ("What does shrinkwrap do?" under "#### `shrinkwrap`", whose units are a Default / Type
   // list and a sentence that never repeats the name) is about what is asked as a whole: its units are quoted
   // in order, from the first, while they fit.
@@ -241,7 +253,7 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
     for (const s of siblingsOf(lead)) {
       if (s.unit.section !== lead.unit.section) continue;
       if (s.unit.excerpt || chosen.length >= maxUnits || !fits(s)) break;
-      withContext(s);
+      withContext(s, 'section');
       if (!chosen.includes(s)) break;
     }
   // The sentence that names the question's words often only sets up the answer, which comes next: the lead's
@@ -256,7 +268,7 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
     afterLead.unit.section === lead.unit.section &&
     fits(afterLead)
   )
-    withContext(afterLead);
+    withContext(afterLead, 'continuation');
   // One unit from each further passage that covers the question about as well: answers are often spread
   // over the sections of a page (the option's description here, its default there).
   const leadPassage = passages.findIndex((p) => p.candidate === lead.candidate);
@@ -264,7 +276,7 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
   perPassage.forEach((list, i) => {
     if (!list.length || list.includes(lead) || chosen.length >= maxUnits) return;
     const q = list.reduce((a, b) => (b.score > a.score ? b : a));
-    if (q.score / (passages[i]!.weight || 1) >= leadCoverage * tuning.spread && fits(q) && !isCopy(q)) withContext(q);
+    if (q.score / (passages[i]!.weight || 1) >= leadCoverage * tuning.spread && fits(q) && !isCopy(q)) withContext(q, 'further passage');
   });
   // Then units by what they add: question terms not named yet (scaled by the unit's score relative to the
   // lead), plus a share of their own score.
@@ -285,7 +297,7 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
       }
     }
     if (!best) break;
-    withContext(best);
+    withContext(best, 'adds words');
     // Whatever was not quoted after all is not offered again.
     if (!chosen.includes(best)) dangling.add(best);
   }
@@ -295,7 +307,7 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
     for (const q of [...chosen]) {
       if (q.unit.kind !== 'sentence' || !q.unit.text.endsWith(':')) continue;
       const next = siblingsOf(q)[q.unit.index + 1];
-      if (next && next.unit.kind !== 'sentence' && !chosen.includes(next) && fits(next, 1.4)) take(next);
+      if (next && next.unit.kind !== 'sentence' && !chosen.includes(next) && fits(next, 1.4)) take(next, 'context');
     }
   // The lead's passage first, then the others in rank order; units in document order within a passage.
   const order = new Map(passages.map((p, i) => [p.candidate, i === leadPassage ? -1 : i]));

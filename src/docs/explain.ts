@@ -1,9 +1,12 @@
 /**
  * Why a question was answered as it was, read from its trace (DocIndex.trace) stage by stage: the question's
  * words as searched, the documents the retrieval ranked and what each score is made of, the evidence
- * features and their weight in the refusal decision, and the confidence. For an operator checking docent on
+ * features and their weight in the refusal decision, the confidence, and the units the answer quotes with
+ * why each was chosen. For an operator checking docent on
  * their own documentation (`docent ask --explain`); the numbers are the ones the pipeline used.
  */
+import type { QuoteReason } from './answer.js';
+import { SECTION_SEPARATOR } from './chunk.js';
 import type { Decision } from './evidence.js';
 import type { QueryTrace } from './index.js';
 import type { QueryResult } from './types.js';
@@ -35,6 +38,12 @@ export interface Explanation {
   outcome: string;
   /** The confidence the result reports (capped for a missing name or a model that found no answer). */
   confidence: number;
+  /**
+   * The units the extractive answer quotes (absent when refused or written by a model): where each is from,
+   * its kind, its score (the IDF share of the question it names, weighed by its passage), the question's
+   * words it names, and why it was chosen (answer.ts QuoteReason).
+   */
+  quotes?: { title: string; section: string; kind: string; score: number; covers: string[]; why: QuoteReason; text: string }[];
 }
 
 const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
@@ -84,6 +93,19 @@ export function explainTrace(trace: QueryTrace, options: { documents?: number; r
     decision,
     outcome: modelDeclined ? `${outcome}; then refused: the language model that wrote the answer found none in the passages` : outcome,
     confidence: given.confidence,
+    // The quotes are what the caller got only when the answer given is the trace's extractive one.
+    quotes:
+      given.answer === undefined || given.answer !== trace.result.answer
+        ? undefined
+        : trace.quotes?.map((q) => ({
+            title: q.candidate.doc.title,
+            section: q.unit.section ?? q.candidate.chunk.section,
+            kind: q.unit.excerpt ? 'code excerpt' : q.unit.kind,
+            score: round(q.score),
+            covers: (retrieval?.terms ?? []).filter((t) => q.covers.has(t.term)).map((t) => t.surface),
+            why: q.why ?? 'context',
+            text: q.unit.text,
+          })),
   };
 }
 
@@ -122,5 +144,16 @@ export function renderExplanation(e: Explanation): string {
     if (d.alternatives) lines.push(`   (moved ${percent(d.alternatives)} of the way toward the reading with the alternative wordings)`);
   }
   lines.push('', `4. Decision: ${e.outcome}.`, `   Confidence reported: ${percent(e.confidence)}.`);
+  if (e.quotes?.length) {
+    lines.push('', "5. Answer: the units quoted (score = the question's weight they name × their passage's weight; why chosen):");
+    for (const q of e.quotes) {
+      const where = `${q.title}${q.section ? `${SECTION_SEPARATOR}${q.section}` : ''}`;
+      const preview = q.text.replace(/\s+/g, ' ').trim();
+      lines.push(
+        `   ${q.why.padEnd(15)} ${q.score.toFixed(3)}  ${q.kind} of ${where}${q.covers.length ? `  names: ${q.covers.join(', ')}` : ''}`,
+        `   ${''.padEnd(15)}        "${preview.length > 90 ? `${preview.slice(0, 89)}…` : preview}"`,
+      );
+    }
+  }
   return lines.join('\n');
 }

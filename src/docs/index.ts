@@ -17,7 +17,7 @@
 import { ToolError } from '../errors.js';
 import type { Logger } from '../logging.js';
 import type { ChunkStore, DocumentRow, DocumentSummary, DocumentWrite, VectorRow } from '../storage/chunks.js';
-import { renderQuotes, selectQuotes, specificCoverage, weightsFor, DEFAULT_ANSWER_OPTIONS, type AnswerOptions, type Citation } from './answer.js';
+import { renderQuotes, selectQuotes, specificCoverage, weightsFor, DEFAULT_ANSWER_OPTIONS, type AnswerOptions, type Citation, type Quote } from './answer.js';
 import type { Embedder } from '../model/embeddings.js';
 import { answersProbability, CALIBRATION, decisionOf, gatherEvidence, type Decision, type Evidence } from './evidence.js';
 import { generateAnswer, type Complete, type Passage } from './generate.js';
@@ -110,6 +110,11 @@ export interface QueryTrace {
   decision?: Decision;
   /** Question terms used only in asides (an example, a sentence that does not ask): they weigh less in the evidence. */
   asides?: string[];
+  /**
+   * The units the extractive answer quotes (the lead's passage first, then by rank), each with why; absent when
+   * the question was refused or a language model wrote the answer.
+   */
+  quotes?: Quote[];
 }
 
 /** A refusal: no answer; `sources` are the closest documents (which do not answer), for the reader to check. */
@@ -698,7 +703,12 @@ export class DocIndex {
         this.options.logger?.warn({ err: error }, 'generative answer failed; using the extractive answer');
       }
     }
-    return { result: { grounded: true, answer, sources, confidence: round(confidence) }, ...explained, generation };
+    return {
+      result: { grounded: true, answer, sources, confidence: round(confidence) },
+      ...explained,
+      generation,
+      quotes: answer === composed.text ? composed.quotes : undefined,
+    };
   }
 
   /** The alternatives' words the documentation has and the question does not use, as one extra query. */
@@ -731,7 +741,7 @@ export class DocIndex {
   private compose(
     retrieval: Retrieval,
     question: string,
-  ): { text: string; cited: Citation[]; passages: ReturnType<DocIndex['passages']>; primaryText: string } {
+  ): { text: string; cited: Citation[]; passages: ReturnType<DocIndex['passages']>; primaryText: string; quotes: Quote[] } {
     const docs = this.sourceDocuments(retrieval, retrieval.documents.length);
     const passages = this.passages(docs, retrieval.terms);
     const quotes = selectQuotes(passages, retrieval.terms, { ...this.answerOptions, question, tuning: this.tuning });
@@ -742,7 +752,7 @@ export class DocIndex {
         .filter((q) => q.candidate.doc.id === first)
         .map((q) => q.unit.text)
         .join('\n') || docs[0]!.chunks[0]!.chunk.text;
-    return { text, cited, passages, primaryText };
+    return { text, cited, passages, primaryText, quotes };
   }
 
   /** The best documents, best first; those scoring under a fifth of the best are noise, not sources. */

@@ -66,12 +66,15 @@ describe('docent ingest / ask / docs (built CLI)', () => {
         .split('\n')
         .filter((l) => /^\d\. /.test(l))
         .map((l) => l.slice(0, 12)),
-    ).toEqual(['1. The quest', '2. Retrieval', '3. Evidence ', '4. Decision:']);
+    ).toEqual(['1. The quest', '2. Retrieval', '3. Evidence ', '4. Decision:', '5. Answer: t']);
+    // The answer's stage names the unit that leads it, from the document it cites first.
+    expect(why).toMatch(/\n {3}lead {12}\d\.\d{3} {2}\w+ of install\.md › Installation › Production installs/);
     expect(why).toMatch(/\n {3}1\. install\.md \(product\) {2}[\d.]+ = [\d.]+ \+ [\d.]+ \+ [\d.]+ {2}covers \d+%/);
     expect(why).toMatch(/\n4\. Decision: answered: P\(answers\) 0\.\d\d ≥ threshold 0\.\d\d\.\n/);
     const json = JSON.parse((await docent('ask', q, '--tenant', 'cli', '--json', '--explain')).stdout);
     expect(json.grounded).toBe(true);
     expect(json.explain.retrieval.ranked[0].title).toBe('install.md');
+    expect(json.explain.quotes[0]).toMatchObject({ title: 'install.md', why: 'lead' });
     expect(json.explain.decision.features.map((f: { name: string }) => f.name)).toEqual([
       'doc_coverage',
       'absent_nouns',

@@ -71,9 +71,30 @@ describe('explaining an answer from its trace', () => {
       `2. Retrieval: ${e.retrieval.passages} passages from ${e.retrieval.documents} documents; documents by score = best passage + second passage share + title bonus:`,
       '3. Evidence (value × weight = what it adds to the log-odds that the documentation answers):',
       `4. Decision: ${e.outcome}.`,
+      "5. Answer: the units quoted (score = the question's weight they name × their passage's weight; why chosen):",
     ]);
     const first = e.retrieval.ranked[0]!;
     expect(text).toContain(`   1. ${first.title} (${first.library})  ${first.score.toFixed(2)} = ${first.passage.toFixed(2)} + `);
+
+    // The answer: the units it quotes, each found in the answer, the lead among them, with the words it names.
+    const quotes = e.quotes!;
+    expect(quotes.map((q) => q.text)).toEqual(trace.quotes!.map((q) => q.unit.text));
+    for (const q of quotes) for (const line of q.text.split('\n')) expect(trace.result.answer).toContain(`> ${line}`.trimEnd());
+    const lead = quotes.find((q) => q.why === 'lead')!;
+    expect(quotes.filter((q) => q.why === 'lead')).toHaveLength(1);
+    // The lead is the best document's, so that sources[0] is the document quoted first.
+    expect(lead.title).toBe(trace.ranked[0]);
+    expect(lead.title).toBe(trace.result.sources[0]!.title);
+    expect(lead.covers.length).toBeGreaterThan(0);
+    expect(text).toContain(`   lead            ${lead.score.toFixed(3)}  ${lead.kind} of ${lead.title}`);
+    // Each unit with why it was chosen: the lead, the unit after it, the best unit of a further passage that
+    // covers the question about as well, and one that adds a word not quoted yet.
+    expect(quotes.map((q) => [q.why, q.title, q.text])).toEqual([
+      ['lead', 'harbor/retries.md', 'Harbor retries failed uploads.'],
+      ['continuation', 'harbor/retries.md', 'The retry count is `uploadRetries`; the wait between attempts doubles each time.'],
+      ['further passage', 'harbor/guide.md', 'A failed upload is retried three times, waiting two seconds between attempts.'],
+      ['adds words', 'harbor/guide.md', 'Set `uploadRetries` to change the count.'],
+    ]);
   });
 
   it('names what refused: a word the documentation lacks weighs in the model; a missing name refuses before it', async () => {
@@ -88,6 +109,9 @@ describe('explaining an answer from its trace', () => {
     expect(named.missingNames).toEqual(['`uploadTimeout`']);
     expect(named.decision).toMatchObject({ by: 'missing-name', refused: true });
     expect(named.outcome).toBe('refused: the documentation never mentions `uploadTimeout`');
+    // A refusal quotes nothing.
+    expect([absent.quotes, named.quotes]).toEqual([undefined, undefined]);
+    expect(renderExplanation(named)).not.toContain('5. Answer');
     expect(renderExplanation(named)).toContain('   Named but never mentioned: `uploadTimeout`');
     // The confidence shown is the one the result reports: a missing name caps it, whatever the model says.
     expect(named.confidence).toBeLessThanOrEqual(CALIBRATION.missingIdentifier);
@@ -103,7 +127,11 @@ describe('explaining an answer from its trace', () => {
       /^answered: P\(answers\) 0\.\d\d ≥ threshold 0\.\d\d; then refused: the language model that wrote the answer found none in the passages$/,
     );
     expect(e.confidence).toBe(0.05);
+    // What was given is not the quotes: none are shown.
+    expect(e.quotes).toBeUndefined();
+    expect(explainTrace(trace, { result: { ...trace.result, answer: 'Three times.' } }).quotes).toBeUndefined();
     expect(explainTrace(trace, { result: trace.result }).outcome).toMatch(/^answered: /);
+    expect(explainTrace(trace, { result: { ...trace.result } }).quotes).toHaveLength(trace.quotes!.length);
   });
 
   it('marks the words of an aside, which weigh less in the evidence', async () => {
