@@ -5,6 +5,7 @@
  * why each was chosen. For an operator checking docent on
  * their own documentation (`docent ask --explain`); the numbers are the ones the pipeline used.
  */
+import { normaliseWhitespace, truncate } from '../net/text.js';
 import type { QuoteReason } from './answer.js';
 import { SECTION_SEPARATOR } from './chunk.js';
 import type { Decision } from './evidence.js';
@@ -148,10 +149,9 @@ export function renderExplanation(e: Explanation): string {
     lines.push('', "5. Answer: the units quoted (score = the question's weight they name × their passage's weight; why chosen):");
     for (const q of e.quotes) {
       const where = `${q.title}${q.section ? `${SECTION_SEPARATOR}${q.section}` : ''}`;
-      const preview = q.text.replace(/\s+/g, ' ').trim();
       lines.push(
         `   ${q.why.padEnd(15)} ${q.score.toFixed(3)}  ${q.kind} of ${where}${q.covers.length ? `  names: ${q.covers.join(', ')}` : ''}`,
-        `   ${''.padEnd(15)}        "${preview.length > 90 ? `${preview.slice(0, 89)}…` : preview}"`,
+        `   ${''.padEnd(15)}        "${truncate(normaliseWhitespace(q.text), 90)}"`,
       );
     }
   }

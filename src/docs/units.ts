@@ -65,11 +65,11 @@ export function codeParts(lines: string[]): { from: number; to: number }[] {
   }
   // A console session's command set apart from its output by a blank line is quoted with that output: output
   // alone does not say what printed it, and the command is what a reader runs.
-  const prompts = (p: { from: number; to: number }) => lines.slice(p.from, p.to + 1).filter((l) => PROMPT_LINE.test(l)).length;
+  const prompts = parts.map((p) => lines.slice(p.from, p.to + 1).filter((l) => PROMPT_LINE.test(l)).length);
   const joined: { from: number; to: number }[] = [];
   for (let k = 0; k < parts.length; k++) {
     const [command, output] = [parts[k]!, parts[k + 1]];
-    if (output && prompts(command) === command.to - command.from + 1 && !prompts(output) && !COMMENT_LINE.test(lines[output.from]!)) {
+    if (output && prompts[k] === command.to - command.from + 1 && !prompts[k + 1] && !COMMENT_LINE.test(lines[output.from]!)) {
       joined.push({ from: command.from, to: output.to });
       k++;
     } else joined.push(command);
