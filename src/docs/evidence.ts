@@ -251,9 +251,10 @@ export interface Decision {
   /**
    * `missing-name`: a named identifier the documentation lacks (refused before the model); `no-document`:
    * nothing retrieved; `model`: the answers probability against the threshold; `model-no-answer`: a model
-   * writing the answer read the passages and found none.
+   * writing the answer read the passages and found none; `model-answered`: the probability was under the
+   * threshold, and a model writing the answer read the passages and answered from them (tuning.modelJudges).
    */
-  by: 'missing-name' | 'no-document' | 'model' | 'model-no-answer';
+  by: 'missing-name' | 'no-document' | 'model' | 'model-no-answer' | 'model-answered';
   refused: boolean;
   answers: number;
   threshold: number;

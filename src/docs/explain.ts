@@ -69,11 +69,15 @@ export function explainTrace(trace: QueryTrace, options: { documents?: number; r
         ? 'refused: no passage matched'
         : decision.by === 'model-no-answer'
           ? 'refused: the model that read the passages found no answer in them'
-          : decision.refused
-            ? `refused: P(answers) ${decision.answers.toFixed(2)} < threshold ${decision.threshold.toFixed(2)}`
-            : `answered: P(answers) ${decision.answers.toFixed(2)} ≥ threshold ${decision.threshold.toFixed(2)}`;
+          : decision.by === 'model-answered'
+            ? `answered: P(answers) ${decision.answers.toFixed(2)} < threshold ${decision.threshold.toFixed(2)}, but the model that read the passages answered from them`
+            : decision.refused
+              ? `refused: P(answers) ${decision.answers.toFixed(2)} < threshold ${decision.threshold.toFixed(2)}`
+              : `answered: P(answers) ${decision.answers.toFixed(2)} ≥ threshold ${decision.threshold.toFixed(2)}`;
   const given = options.result ?? trace.result;
   const modelDeclined = decision && !decision.refused && !given.grounded;
+  // A refusal the evidence alone made is the model's to judge when one writes the answers (tuning.modelJudges).
+  const modelAnswered = decision?.refused && decision.by === 'model' && given.grounded;
   return {
     terms,
     missingNames: trace.evidence?.missingStrong ?? [],
@@ -92,7 +96,11 @@ export function explainTrace(trace: QueryTrace, options: { documents?: number; r
       })),
     },
     decision,
-    outcome: modelDeclined ? `${outcome}; then refused: the language model that wrote the answer found none in the passages` : outcome,
+    outcome: modelDeclined
+      ? `${outcome}; then refused: the language model that wrote the answer found none in the passages`
+      : modelAnswered
+        ? `${outcome}; then answered: the language model that read the passages answered from them`
+        : outcome,
     confidence: given.confidence,
     // The quotes are what the caller got only when the answer given is the trace's extractive one.
     quotes:

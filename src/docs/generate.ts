@@ -34,21 +34,64 @@ export function generationPrompt(question: string, passages: Passage[]): string 
 /**
  * The identifiers of `answer` that appear nowhere in the passages, their headings included (the model is
  * shown each passage under its document and section: an option's section `redactPaths` is named there
- * only), empty when the answer is safe to give. Identifiers are detected as in questions: backticked
- * spans, calls, member paths, camelCase, snake_case, flags.
+ * only), nor in the question (a file or host the asker named), empty when the answer is safe to give.
+ * Identifiers are detected as in questions: backticked spans, calls, member paths, camelCase, snake_case,
+ * flags. A compound one (`--restart=on-failure:3`, `mockAgent.disableNetConnect()`) is found when each of
+ * its words is a code word of the passages or the question: its parts are named, only their combination is
+ * the model's; a word the passages use only in prose (`semver.bump()` where they say "bump") is not enough.
  */
-export function unsupportedIdentifiers(answer: string, passages: Passage[], stemmer: Stemmer): string[] {
-  const text = passages.map((p) => `${p.label}\n${p.text}`).join('\n');
+export function unsupportedIdentifiers(answer: string, passages: Passage[], stemmer: Stemmer, question = ''): string[] {
+  const text = `${passages.map((p) => `${p.label}\n${p.text}`).join('\n')}\n${question}`;
   const known = identifiersOf(text, stemmer);
+  for (const w of question.matchAll(/[A-Za-z_$][\w$]*/g)) if (/[A-Z_$\d]/.test(w[0].slice(1))) known.add(w[0].toLowerCase());
   const words = new Set(text.toLowerCase().split(/[^a-z0-9_$]+/));
   const lowerText = text.toLowerCase();
+  const codeWord = (w: string) => known.has(w.replace(/^[_$]+/, '').toLowerCase());
   const missing: string[] = [];
   for (const id of questionIdentifiers(answer)) {
     if (!id.strong) continue;
-    const found = known.has(id.key) || lowerText.includes(id.key) || (!/[^\w$]/.test(id.key) && words.has(id.key));
+    const found =
+      known.has(id.key) ||
+      lowerText.includes(id.key) ||
+      (!/[^\w$]/.test(id.key) && words.has(id.key)) ||
+      [...id.surface.matchAll(/[A-Za-z_$][\w$]*/g)].every((w) => w[0].length < 2 || codeWord(w[0]));
     if (!found) missing.push(id.surface);
   }
   return missing;
+}
+
+/** A fenced code block or an inline code span: citations are never read inside code (`rules[0]`). */
+const CODE = /```[\s\S]*?(?:```|$)|`[^`\n]*`/g;
+/** `[2]`, `[2, 3]`, `[2; 3]`, not an index written after a name (`argv[1]`). */
+const CITATION = /(\s*)(?<![\w$)])\[(\d{1,3}(?:\s*[,;]\s*\d{1,3})*)\]/g;
+
+/**
+ * The answer's citations renumbered in the order they first appear (the passage first cited becomes [1]),
+ * so that the sources listed in that order put at n-1 what [n] marks; `order` holds the passage numbers
+ * cited, in that order. A number that no passage carries is removed; code is left as written.
+ */
+export function renumberCitations(answer: string, known: ReadonlySet<number>): { text: string; order: number[] } {
+  const order: number[] = [];
+  const renumber = (prose: string) =>
+    prose.replace(CITATION, (_match, space: string, list: string) => {
+      const cited = list
+        .split(/\s*[,;]\s*/)
+        .map(Number)
+        .filter((n) => known.has(n))
+        .map((n) => {
+          if (!order.includes(n)) order.push(n);
+          return `[${order.indexOf(n) + 1}]`;
+        });
+      return cited.length ? space + cited.join('') : '';
+    });
+  let text = '';
+  let last = 0;
+  for (const code of answer.matchAll(CODE)) {
+    text += renumber(answer.slice(last, code.index)) + code[0];
+    last = code.index + code[0].length;
+  }
+  text += renumber(answer.slice(last));
+  return { text, order };
 }
 
 /** `noAnswer`: the model read the passages and found that they do not answer. */
@@ -58,7 +101,7 @@ export async function generateAnswer(complete: Complete, question: string, passa
   const reply = (await complete({ system: GENERATION_SYSTEM, user: generationPrompt(question, passages), signal })).trim();
   if (/^NO_ANSWER\b/.test(reply)) return { ok: false, reason: 'the model found no answer in the passages', noAnswer: true };
   if (!reply) return { ok: false, reason: 'the model replied with nothing' };
-  const missing = unsupportedIdentifiers(reply, passages, stemmer);
+  const missing = unsupportedIdentifiers(reply, passages, stemmer, question);
   if (missing.length) return { ok: false, reason: `the model named ${missing.map((m) => `\`${m}\``).join(', ')}, which the sources do not contain` };
   return { ok: true, answer: reply };
 }

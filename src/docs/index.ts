@@ -20,7 +20,7 @@ import type { ChunkStore, DocumentRow, DocumentSummary, DocumentWrite, VectorRow
 import { renderQuotes, selectQuotes, specificCoverage, weightsFor, DEFAULT_ANSWER_OPTIONS, type AnswerOptions, type Citation, type Quote } from './answer.js';
 import type { Embedder } from '../model/embeddings.js';
 import { answersProbability, CALIBRATION, decisionOf, gatherEvidence, type Decision, type Evidence } from './evidence.js';
-import { generateAnswer, type Complete, type Passage } from './generate.js';
+import { generateAnswer, renumberCitations, type Complete, type Passage } from './generate.js';
 import { findSource, readText, urlFor } from './ingest.js';
 import { DEFAULT_LIBRARY, defaultLibraryFor, libraryProblem, resourceMimeType, resourceUri } from './library.js';
 import { parseDocument, type ContentType } from './parse.js';
@@ -662,13 +662,16 @@ export class DocIndex {
         ...explained,
       };
     }
-    if (decision.refused) {
-      return {
-        result: noMatch(confidence, this.refusalReason(retrieval, evidence), this.sourcesOf(retrieval, topK)),
-        ...explained,
-        draft: options.draft && top ? this.compose(retrieval, question).text : undefined,
-      };
-    }
+    // With a model writing the answer, a refusal the evidence alone would make is the model's to judge
+    // (tuning.modelJudges): it reads the passages, and answers from them or says that they do not answer.
+    const judged = Boolean(options.complete) && this.tuning.modelJudges && decision.by === 'model';
+    const refusal = (generation?: string): QueryTrace => ({
+      result: noMatch(confidence, this.refusalReason(retrieval, evidence), this.sourcesOf(retrieval, topK)),
+      ...explained,
+      draft: options.draft && top ? this.compose(retrieval, question).text : undefined,
+      generation,
+    });
+    if (decision.refused && !judged) return refusal();
 
     // 5. Compose: quote the best passages, cite each (document, section) quoted, then the other documents.
     const composed = this.compose(retrieval, question);
@@ -676,39 +679,87 @@ export class DocIndex {
       identifiers: this.tuning.relatedIdentifiers,
       documents: this.tuning.relatedDocuments,
     });
-    const sources = this.sourcesOf(retrieval, topK, composed.cited, related);
-    let answer = composed.text;
     let generation: string | undefined;
     if (options.complete) {
-      const given: Passage[] = composed.passages.map((p) => ({ source: p.source, label: describe(p.candidate), text: p.candidate.chunk.text }));
+      const given = this.modelPassages(retrieval, composed.passages);
       try {
-        const generated = await generateAnswer(options.complete, question, given, stemmer, options.signal);
-        if (generated.ok) answer = generated.answer;
-        else if (generated.noAnswer) {
-          // The model read the very passages the quotes come from and found no answer in them: say so.
+        const generated = await generateAnswer(options.complete, question, given.passages, stemmer, options.signal);
+        if (generated.ok) {
+          // [n] as the model cited the passages, renumbered so that sources[n-1] is what [n] marks.
+          const { text, order } = renumberCitations(generated.answer, new Set(given.cited.keys()));
+          return {
+            result: {
+              grounded: true,
+              answer: text,
+              sources: this.sourcesOf(
+                retrieval,
+                topK,
+                order.map((n) => given.cited.get(n)!),
+                related,
+              ),
+              confidence: round(confidence),
+            },
+            ...explained,
+            ...(decision.refused ? { decision: { ...decision, by: 'model-answered', refused: false } } : {}),
+          };
+        }
+        if (generated.noAnswer) {
+          // The model read the passages and found no answer in them: say so.
           return {
             result: noMatch(
               Math.min(confidence, MODEL_NO_ANSWER_CONFIDENCE),
-              `Nothing in the documentation answers this question: the model that read the closest passages (${describe(composed.passages[0]!.candidate)} and ${composed.passages.length - 1} more) found no answer in them.`,
-              sources,
+              `Nothing in the documentation answers this question: the model that read the closest passages (${given.passages[0]!.label} and ${given.passages.length - 1} more) found no answer in them.`,
+              this.sourcesOf(retrieval, topK, composed.cited, related),
             ),
             ...explained,
             decision: { ...decision, by: 'model-no-answer', refused: true },
             generation: generated.reason,
-            draft: options.draft ? answer : undefined,
+            draft: options.draft ? composed.text : undefined,
           };
-        } else generation = generated.reason;
+        }
+        generation = generated.reason;
       } catch (error) {
         generation = `the model failed: ${(error as Error).message}`;
         this.options.logger?.warn({ err: error }, 'generative answer failed; using the extractive answer');
       }
+      // No usable model answer: what the evidence alone decided stands.
+      if (decision.refused) return refusal(generation);
     }
     return {
-      result: { grounded: true, answer, sources, confidence: round(confidence) },
+      result: { grounded: true, answer: composed.text, sources: this.sourcesOf(retrieval, topK, composed.cited, related), confidence: round(confidence) },
       ...explained,
       generation,
-      quotes: answer === composed.text ? composed.quotes : undefined,
+      quotes: composed.quotes,
     };
+  }
+
+  /**
+   * What a model writing the answer reads (tuning.modelDocuments, modelChars): the passages the quotes are
+   * drawn from, then the best passage of each further source document while they fit. Each (document,
+   * section) is numbered once, as the sources cite them; `cited` maps that number to what it cites.
+   */
+  private modelPassages(retrieval: Retrieval, quoted: { candidate: Candidate }[]): { passages: Passage[]; cited: Map<number, Citation> } {
+    const chosen = quoted.map((p) => p.candidate);
+    let chars = chosen.reduce((n, c) => n + c.chunk.text.length, 0);
+    for (const d of this.sourceDocuments(retrieval, this.tuning.modelDocuments)) {
+      const best = d.chunks[0]!;
+      if (chosen.some((c) => c.doc.id === d.doc.id)) continue;
+      if (chars + best.chunk.text.length > this.tuning.modelChars) break;
+      chosen.push(best);
+      chars += best.chunk.text.length;
+    }
+    const numbers = new Map<string, number>();
+    const cited = new Map<number, Citation>();
+    const passages = chosen.map((c) => {
+      const key = `${c.doc.id}\u0000${c.chunk.section}`;
+      let n = numbers.get(key);
+      if (n === undefined) {
+        numbers.set(key, (n = numbers.size + 1));
+        cited.set(n, { candidate: c, section: c.chunk.section });
+      }
+      return { source: n, label: describe(c), text: c.chunk.text };
+    });
+    return { passages, cited };
   }
 
   /** The alternatives' words the documentation has and the question does not use, as one extra query. */

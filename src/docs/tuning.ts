@@ -312,6 +312,25 @@ export interface Tuning {
   runnerUps: number;
   runnerUpShare: number;
   runnerUpWeight: number;
+
+  // A model's answer (src/docs/generate.ts; a chat endpoint, or the MCP client's model through sampling).
+  /**
+   * What the model reads: the passages the quotes are drawn from, then the best passage of each further
+   * document among the `modelDocuments` best sources, while the passages stay within `modelChars`. The right
+   * page is the first for 0.83 of questions and among the first five for 0.95 (recall@5): a model told to say
+   * when the passages do not answer says so when the right page is missing from them, so the page it needs
+   * should be there. Measured with recorded model replies (scripts/eval/model-help/answers): see
+   * docs/documentation-answers.md, "A model writing the answers".
+   */
+  modelDocuments: number;
+  modelChars: number;
+  /**
+   * With a model writing the answer, a refusal the lexical evidence alone would make (no name missing from the
+   * documentation, only a low probability that it answers) is left to the model, which reads the passages:
+   * it answers from them or replies that they do not answer. When the model is unavailable or its answer is
+   * rejected, the lexical refusal stands.
+   */
+  modelJudges: boolean;
   /**
    * Within-document specificity: a question term found in most passages of a document (its name, the words
    * of its title) says little about which passage answers, so its weight for that document's units falls
@@ -425,6 +444,9 @@ export const TUNING: Readonly<Tuning> = Object.freeze({
   runnerUps: 3,
   runnerUpShare: 0.6,
   runnerUpWeight: 1,
+  modelDocuments: 5,
+  modelChars: 16000,
+  modelJudges: true,
   specificityFloor: 0.3,
   spread: 0.5,
   minShare: 0.1,

@@ -134,6 +134,26 @@ describe('explaining an answer from its trace', () => {
     expect(explainTrace(trace, { result: { ...trace.result } }).quotes).toHaveLength(trace.quotes!.length);
   });
 
+  it('reads an answer a model wrote where the evidence alone would have refused', async () => {
+    const trace = await index.trace('How do I encrypt harbor uploads with kubernetes secrets?');
+    const written = { grounded: true, answer: 'The passages say how uploads are retried [1].', sources: trace.result.sources, confidence: 0.2 };
+    const e = explainTrace(trace, { result: written });
+    expect(e.decision).toMatchObject({ by: 'model', refused: true });
+    expect(e.outcome).toMatch(
+      /^refused: P\(answers\) 0\.\d\d < threshold 0\.\d\d; then answered: the language model that read the passages answered from them$/,
+    );
+    expect(e.quotes).toBeUndefined();
+    // As the index itself reports it, when it asks the model.
+    const asked = await index.trace('How do I encrypt harbor uploads with kubernetes secrets?', {
+      complete: async () => 'Uploads are retried three times [1].',
+    });
+    expect(asked.result).toMatchObject({ grounded: true, answer: 'Uploads are retried three times [1].' });
+    expect(asked.decision).toMatchObject({ by: 'model-answered', refused: false });
+    expect(explainTrace(asked).outcome).toMatch(
+      /^answered: P\(answers\) 0\.\d\d < threshold 0\.\d\d, but the model that read the passages answered from them$/,
+    );
+  });
+
   it('marks the words of an aside, which weigh less in the evidence', async () => {
     const e = explainTrace(await index.trace('Our uploads go through a flaky VPN. How many times does harbor retry a failed upload?'));
     expect(e.terms.filter((t) => t.aside).map((t) => t.word)).toEqual(expect.arrayContaining(['VPN', 'flaky']));

@@ -1,6 +1,6 @@
 import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { unsupportedIdentifiers } from '../../src/docs/generate.js';
+import { renumberCitations, unsupportedIdentifiers } from '../../src/docs/generate.js';
 import { QueryResultSchema } from '../../src/docs/types.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { FIXTURES, indexFor } from './helpers.js';
@@ -23,10 +23,16 @@ afterAll(async () => h.close());
 
 const QUESTION = 'How can I put everything I log under one property so my keys do not collide with time and level?';
 
-async function ask() {
-  const response = await h.call('rag_query', { question: QUESTION });
+async function ask(question = QUESTION) {
+  const response = await h.call('rag_query', { question });
   return QueryResultSchema.parse(response.structuredContent);
 }
+
+/** The passages of the last answer prompt: number and label, in the order shown. */
+function shown(): { n: number; label: string }[] {
+  return [...prompts.at(-1)!.user.matchAll(/<passage n="(\d+)" source="([^"]*)">/g)].map((m) => ({ n: Number(m[1]), label: m[2]! }));
+}
+const labelOf = (s: { title: string; section?: string }) => (s.section ? `${s.title} › ${s.section}` : s.title);
 
 describe('generative answers through MCP sampling', () => {
   it('uses the model answer when every identifier it names is in the passages, and shows it only the passages', async () => {
@@ -61,6 +67,62 @@ describe('generative answers through MCP sampling', () => {
     expect(result.sources[0]!.title).toBe('api.md');
   });
 
+  it('numbers each (document, section) once and lists the sources as the model cites them: [n] marks sources[n-1]', async () => {
+    reply = 'NO_ANSWER';
+    await ask();
+    const passages = shown();
+    const distinct = [...new Map(passages.map((p) => [p.n, p.label])).entries()];
+    // One number per (document, section), 1, 2, 3… in the order shown; more than the quotes' documents.
+    expect(distinct.map(([n]) => n)).toEqual(distinct.map((_, i) => i + 1));
+    expect(new Set(distinct.map(([, label]) => label)).size).toBe(distinct.length);
+    expect(new Set(distinct.map(([, label]) => label.split(' › ')[0])).size).toBeGreaterThan(1);
+    const [first, second] = [distinct[1]!, distinct[0]!];
+    reply = `Put them under \`nestedKey\` [${first[0]}], as described here [${second[0]}, ${first[0]}] and not here [99].`;
+    const result = await ask();
+    expect(result.grounded).toBe(true);
+    expect(result.answer).toBe('Put them under `nestedKey` [1], as described here [2][1] and not here.');
+    expect(result.sources.slice(0, 2).map(labelOf)).toEqual([first[1], second[1]]);
+  });
+
+  it('leaves a refusal the evidence alone would make to the model that reads the passages', async () => {
+    const question = 'Can lumen compress rotated log files with gzip?';
+    reply = 'NO_ANSWER';
+    const before = prompts.length;
+    const declined = await ask(question);
+    expect(prompts.length).toBeGreaterThan(before);
+    expect(declined.grounded).toBe(false);
+    expect(declined.reason).toMatch(/the model that read the closest passages .* found no answer in them/);
+    // A model that answers from the passages is believed.
+    const passages = shown();
+    reply = `Rotation is described here [${passages[0]!.n}].`;
+    const answered = await ask(question);
+    expect(answered).toMatchObject({ grounded: true, answer: 'Rotation is described here [1].' });
+    expect(labelOf(answered.sources[0]!)).toBe(passages[0]!.label);
+    // No usable answer (an empty reply): the refusal the evidence made stands.
+    reply = '';
+    const unanswered = await ask(question);
+    expect(unanswered.grounded).toBe(false);
+    expect(unanswered.reason).toMatch(/^Nothing in the documentation answers this question\. /);
+    expect(unanswered.reason).not.toMatch(/model/);
+  });
+
+  it('never asks the model about a question naming what the documentation lacks', async () => {
+    reply = 'Set `compressLevel` [1].';
+    const before = prompts.filter((p) => /ONLY the passages/.test(p.system ?? '')).length;
+    const result = await ask('How do I set `compressLevel` for rotated files?');
+    expect(result.grounded).toBe(false);
+    expect(result.reason).toMatch(/compressLevel/);
+    expect(prompts.filter((p) => /ONLY the passages/.test(p.system ?? '')).length).toBe(before);
+  });
+
+  it('renumbers citations in the order they are first made, outside code only', () => {
+    expect(renumberCitations('A [3], B [1; 3] and [7].\n```js\nx[1]\n```\nC `y[3]` [1]', new Set([1, 3]))).toEqual({
+      text: 'A [1], B [2][1] and.\n```js\nx[1]\n```\nC `y[3]` [2]',
+      order: [3, 1],
+    });
+    expect(renumberCitations('No citations.', new Set([1]))).toEqual({ text: 'No citations.', order: [] });
+  });
+
   it('falls back to quotes when the model replies with nothing', async () => {
     reply = '';
     const result = await ask();
@@ -72,6 +134,21 @@ describe('generative answers through MCP sampling', () => {
     const passages = [{ source: 1, label: 'api.md › Options › redactPaths (Array)', text: 'Lists the paths whose values are hidden.' }];
     expect(unsupportedIdentifiers('Set `redactPaths` [1].', passages, 'porter')).toEqual([]);
     expect(unsupportedIdentifiers('Set `hidePaths` [1].', passages, 'porter')).toEqual(['hidePaths']);
+  });
+
+  it('accepts what the question names and compounds of the passages’ code words, not of their prose', () => {
+    const passages = [
+      {
+        source: 1,
+        label: 'api.md › MockAgent',
+        text: 'Call `mockAgent.disableNetConnect()` first. Use `--restart` with a policy such as `on-failure`; bump the version.',
+      },
+    ];
+    const question = 'Why does my request to upstream.example fail in `server.js`?';
+    expect(unsupportedIdentifiers('Run `server.js` against upstream.example [1].', passages, 'porter', question)).toEqual([]);
+    expect(unsupportedIdentifiers('Run `server.js` [1].', passages, 'porter')).toEqual(['server.js']);
+    expect(unsupportedIdentifiers('Pass `--restart=on-failure:3` and call `mockAgent.disableNetConnect()` [1].', passages, 'porter', question)).toEqual([]);
+    expect(unsupportedIdentifiers('Call `mockAgent.bump()` [1].', passages, 'porter', question)).toEqual(['mockAgent.bump()']);
   });
 
   it('finds invented identifiers of every shape', () => {
