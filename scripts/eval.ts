@@ -31,6 +31,8 @@ import { createDocService } from '../src/docs/service.js';
 import { checkAblations, TUNING, tuningWithout } from '../src/docs/tuning.js';
 import type { QueryResult } from '../src/docs/types.js';
 import { REWRITE_SYSTEM, rewriteLine } from '../src/docs/rewrite.js';
+import { GENERATION_SYSTEM } from '../src/docs/generate.js';
+import { createHash } from 'node:crypto';
 import { isMarkdownCorpus, LAYOUTS, renderSite, type Layout } from './html-site.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -285,9 +287,34 @@ interface RunOptions {
   /** Tuning values to try (`--set passageChars=1000,pack=false`), for measuring a change before making it. */
   set: Record<string, number | boolean>;
   embeddings: boolean;
-  /** A model's help, recorded per question id (see --keywords, --rewrites). */
+  /** A model's help, recorded per question id (see --keywords, --rewrites, --answers). */
   help?: ModelHelp;
+  /** Collects the answer prompts docent would send the model (--prompts), instead of answering them. */
+  prompts?: RecordedPrompt[];
 }
+
+/** One answer prompt: the question's id, the user text docent sends with GENERATION_SYSTEM, and its hash. */
+interface RecordedPrompt {
+  id: string;
+  sha: string;
+  prompt: string;
+}
+
+/** What the recorded answering model did on one set (--answers). */
+interface ModelCounts {
+  /** Prompts answered from the record. */
+  replied: number;
+  /** Of those, replies of NO_ANSWER (docent then refuses). */
+  noAnswer: number;
+  /** Replies docent rejected (an identifier the passages lack): the quoted answer stood. */
+  rejected: number;
+  /** Prompts that differ from the recorded one (the passages changed since): the quoted answer stood. */
+  stale: number;
+  /** Prompts with no recorded reply. */
+  missing: number;
+}
+
+const promptHash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);
 
 /**
  * What the calling agent's model gave for each question, written beforehand by a model that saw only the
@@ -297,24 +324,43 @@ interface RunOptions {
 interface ModelHelp {
   keywords?: Map<string, string[]>;
   rewrites?: Map<string, string>;
+  /**
+   * The model's replies to each question's answer prompts (GENERATION_SYSTEM with the passages docent chose),
+   * by the hash of the prompt they were recorded for: a written answer, or NO_ANSWER. A question has one
+   * prompt per way of asking it (with or without the keywords, say).
+   */
+  answers?: Map<string, Map<string, string>>;
 }
 
-/** DIR/<set>.jsonl lines `{"id", "keywords": [...], "rewrite": "..."}`; a set's name up to its first dot. */
-async function readHelp(dir: string, setName: string, field: 'keywords' | 'rewrite'): Promise<Map<string, unknown>> {
+/**
+ * DIR/<set>.jsonl lines `{"id", "keywords": [...], "rewrite": "..."}` (or `{"id", "sha", "reply"}` for
+ * --answers); a set's name up to its first dot.
+ */
+async function readHelp(dir: string, setName: string, field: 'keywords' | 'rewrite' | 'reply'): Promise<Map<string, unknown>> {
   const file = path.join(dir, `${setName.split('.')[0]}.jsonl`);
   if (!existsSync(file)) throw usageError(`No recorded model help for set ${setName}: expected ${file}.`);
   const out = new Map<string, unknown>();
   for (const line of (await readFile(file, 'utf8')).split('\n').filter((l) => l.trim())) {
-    const row = JSON.parse(line) as { id: string; keywords?: unknown; rewrite?: unknown };
-    if (row[field] !== undefined) out.set(row.id, row[field]);
+    const row = JSON.parse(line) as { id: string; keywords?: unknown; rewrite?: unknown; reply?: unknown; sha?: unknown };
+    if (field === 'reply') {
+      if (typeof row.reply !== 'string' || typeof row.sha !== 'string') continue;
+      const replies = (out.get(row.id) as Map<string, string> | undefined) ?? new Map<string, string>();
+      out.set(row.id, replies.set(row.sha, row.reply));
+    } else if (row[field] !== undefined) out.set(row.id, row[field]);
   }
   return out;
 }
 
-async function runDocent(set: SetSpec, options: RunOptions): Promise<{ graded: Graded[]; ingest: Metrics['ingest'] }> {
+async function runDocent(set: SetSpec, options: RunOptions): Promise<{ graded: Graded[]; ingest: Metrics['ingest']; model?: ModelCounts }> {
   const root = await mkdtemp(path.join(os.tmpdir(), 'docent-eval-'));
   try {
-    const overrides: Record<string, unknown> = { dataDir: path.join(root, 'data'), tenant: 'eval', 'docs.answers': 'extractive' };
+    const answering = Boolean(options.help?.answers || options.prompts);
+    const overrides: Record<string, unknown> = {
+      dataDir: path.join(root, 'data'),
+      tenant: 'eval',
+      'docs.answers': answering ? 'auto' : 'extractive',
+      'docs.rewrite': options.help?.rewrites ? 'auto' : 'off',
+    };
     const config = loadConfig({ overrides, ...(options.embeddings ? {} : { env: withoutEmbeddings(process.env) }) });
     const logger = silentLogger();
     const services = new Services(config, logger);
@@ -331,21 +377,48 @@ async function runDocent(set: SetSpec, options: RunOptions): Promise<{ graded: G
     const env = { config, services, logger, tenant: 'eval', tenantBound: false, agentMode: false, transport: 'inproc' as const };
     await invokeTool(rag_query, { question: 'warm up' }, env);
     const graded: Graded[] = [];
-    // The recorded rewrite stands in for the client's model: it answers the rewrite prompt only (answers
-    // stay extractive), as the tool asks it, so the tool's own bounds and parsing apply.
+    // The recorded model stands in for the client's (MCP sampling): it answers the rewrite prompt with the
+    // recorded rewrite and the answer prompt with the recorded answer, as the tool asks them, so the tool's
+    // own bounds, checks and fallbacks apply. A prompt that differs from the recorded one gets no reply (the
+    // passages changed since it was recorded): the quoted answer stands, and the run counts it as stale.
     let rewrite: string | undefined;
-    const client = options.help?.rewrites
-      ? {
-          sample: async (request: { system?: string }) => {
-            if (request.system !== REWRITE_SYSTEM || rewrite === undefined) throw new Error('the recorded model only rewrites questions');
-            return rewrite;
-          },
-        }
-      : undefined;
+    let current: Question | undefined;
+    let reply: string | undefined;
+    const counts: ModelCounts = { replied: 0, noAnswer: 0, rejected: 0, stale: 0, missing: 0 };
+    const client =
+      options.help?.rewrites || answering
+        ? {
+            sample: async (request: { system?: string; messages: { text: string }[] }) => {
+              if (request.system === REWRITE_SYSTEM && rewrite !== undefined) return rewrite;
+              if (request.system === GENERATION_SYSTEM && current) {
+                const prompt = request.messages.map((m) => m.text).join('\n\n');
+                const sha = promptHash(prompt);
+                if (options.prompts) {
+                  options.prompts.push({ id: current.id, sha, prompt });
+                  throw new Error('recording the prompt only');
+                }
+                const recorded = options.help?.answers?.get(current.id);
+                const given = recorded?.get(sha);
+                if (!recorded) counts.missing++;
+                else if (given === undefined) counts.stale++;
+                else {
+                  counts.replied++;
+                  reply = given.trim();
+                  if (/^NO_ANSWER\b/.test(reply)) counts.noAnswer++;
+                  return given;
+                }
+                throw new Error('no recorded answer for this prompt');
+              }
+              throw new Error('the recorded model only rewrites questions and answers them');
+            },
+          }
+        : undefined;
     for (const q of set.questions) {
       // As recorded: keywords the tool refuses stop the run with its message, rather than being mended here.
       const keywords = options.help?.keywords?.get(q.id);
       rewrite = options.help?.rewrites?.get(q.id);
+      current = q;
+      reply = undefined;
       const args = { question: q.question, top_k: 5, ...(keywords?.length ? { keywords } : {}) };
       const started = performance.now();
       const outcome = await invokeTool(rag_query, args, { ...env, ...(client ? { client } : {}) });
@@ -354,6 +427,9 @@ async function runDocent(set: SetSpec, options: RunOptions): Promise<{ graded: G
       const line = rewrite === undefined ? undefined : rewriteLine(rewrite);
       const alternatives = [...(keywords ?? []), ...(line ? [line] : [])];
       const trace = await index.trace(q.question, { topK: 5, draft: true, ...(alternatives.length ? { alternatives } : {}) });
+      // The quoted answer (or the refusal) stood although the model answered: docent rejected its answer.
+      const given = outcome.value as QueryResult;
+      if (reply !== undefined && !/^NO_ANSWER\b/.test(reply) && (!given.grounded || given.answer === trace.result.answer)) counts.rejected++;
       const top3 = trace.retrieval?.candidates
         .slice(0, 3)
         .map((c) => c.chunk.text)
@@ -361,7 +437,11 @@ async function runDocent(set: SetSpec, options: RunOptions): Promise<{ graded: G
       graded.push(grade(q, outcome.value as QueryResult, ms, trace, top3, trace.retrieval?.candidates[0]?.chunk.text));
     }
     await services.close();
-    return { graded, ingest: { documents: summary.added + summary.updated + summary.unchanged, chunks: summary.chunks, seconds: summary.seconds } };
+    return {
+      graded,
+      ingest: { documents: summary.added + summary.updated + summary.unchanged, chunks: summary.chunks, seconds: summary.seconds },
+      ...(options.help?.answers ? { model: counts } : {}),
+    };
   } finally {
     await rm(root, { recursive: true, force: true });
   }
@@ -758,6 +838,17 @@ function printComparison(before: Saved, reports: SetReport[], graded: Map<string
   process.stdout.write(`\nagainst the saved run:\n${table(rows)}\n`);
 }
 
+/** What the recorded answering model did per set, so that a stale record is seen, not mistaken for a result. */
+function printModelCounts(reports: SetReport[], counts: Map<string, ModelCounts>): void {
+  process.stdout.write('\nrecorded model answers (replied, of them NO_ANSWER and rejected; stale and missing prompts keep the quotes):\n');
+  for (const r of reports) {
+    const c = counts.get(r.name);
+    process.stdout.write(
+      `  ${r.name.padEnd(12)} ${c ? `replied ${c.replied} (NO_ANSWER ${c.noAnswer}, rejected ${c.rejected}), stale ${c.stale}, missing ${c.missing}` : 'none recorded: quoted answers'}\n`,
+    );
+  }
+}
+
 // ------------------------------------------------------------------ the sets as HTML sites
 
 /**
@@ -825,6 +916,13 @@ Options:
                           (lines {"id", "keywords": [...]}: what the calling agent's model would give)
   --rewrites DIR          answer the tool's query-rewrite sampling request with the rewrite recorded in
                           DIR/<set>.jsonl (lines {"id", "rewrite"}), as the client's model would
+  --prompts DIR           write the answer prompt docent would send a model (docs.answers auto) for each
+                          question it would put to one to DIR/<set>.jsonl (lines {"id", "sha", "prompt"}; the system
+                          text is GENERATION_SYSTEM in src/docs/generate.ts); the lockbox's are never written
+  --answers DIR           let a model write the answers, replaying the replies recorded in DIR/<set>.jsonl
+                          (lines {"id", "sha", "reply"}, sha the prompt's) through MCP sampling; a prompt
+                          recorded with no reply (the passages changed since) is counted as stale, and the
+                          quotes, or the refusal the evidence made, stand
   -v, --verbose           print the misses (never the lockbox's)
   --dump FILE             every trace as JSON lines, with the top three passages and the rank of the first
                           candidate passage holding the answer string (never the lockbox's)
@@ -848,6 +946,8 @@ async function main(): Promise<void> {
       embeddings: { type: 'boolean' },
       keywords: { type: 'string' },
       rewrites: { type: 'string' },
+      prompts: { type: 'string' },
+      answers: { type: 'string' },
       json: { type: 'boolean' },
       dump: { type: 'string' },
       verbose: { type: 'boolean', short: 'v' },
@@ -920,15 +1020,29 @@ async function main(): Promise<void> {
 
   const reports: SetReport[] = [];
   const graded = new Map<string, Graded[]>();
+  const modelCounts = new Map<string, ModelCounts>();
+  if (values.prompts) await mkdir(values.prompts, { recursive: true });
   try {
     for (const set of sets) {
       process.stderr.write(`eval: ${set.name} (${set.questions.length} questions)…\n`);
       const help: ModelHelp = {
         ...(values.keywords ? { keywords: (await readHelp(values.keywords, set.name, 'keywords')) as Map<string, string[]> } : {}),
         ...(values.rewrites ? { rewrites: (await readHelp(values.rewrites, set.name, 'rewrite')) as Map<string, string> } : {}),
+        // A set without recorded answers (the lockbox has none) is answered by its quotes.
+        ...(values.answers && existsSync(path.join(values.answers, `${set.name.split('.')[0]}.jsonl`))
+          ? { answers: (await readHelp(values.answers, set.name, 'reply')) as Map<string, Map<string, string>> }
+          : {}),
       };
-      const { graded: g, ingest } = await runDocent(set, { ablate, set: overrides, embeddings: Boolean(values.embeddings), help });
+      const prompts: RecordedPrompt[] | undefined = values.prompts && !set.lockbox ? [] : undefined;
+      const {
+        graded: g,
+        ingest,
+        model,
+      } = await runDocent(set, { ablate, set: overrides, embeddings: Boolean(values.embeddings), help, ...(prompts ? { prompts } : {}) });
       graded.set(set.name, g);
+      if (model) modelCounts.set(set.name, model);
+      if (prompts && values.prompts)
+        await writeFile(path.join(values.prompts, `${set.name.split('.')[0]}.jsonl`), prompts.map((p) => JSON.stringify(p)).join('\n') + '\n');
       const baseline = values.fast ? undefined : await runBaseline(set);
       reports.push({ name: set.name, lockbox: Boolean(set.lockbox), development: set.development, docent: { ...metricsOf(g), ingest }, baseline });
       if (values.verbose && !set.lockbox) {
@@ -996,16 +1110,21 @@ async function main(): Promise<void> {
   const fit = values.fit && pooled.length ? fitModel(pooled) : undefined;
 
   if (values.json) {
-    process.stdout.write(`${JSON.stringify({ reports, ...(fit ? { fit } : {}) }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ reports, ...(fit ? { fit } : {}), ...(values.answers ? { model: Object.fromEntries(modelCounts) } : {}) }, null, 2)}\n`,
+    );
   } else {
     process.stdout.write(
       `\n${ablate.length ? `ablated: ${ablate.join(', ')}\n` : ''}${values.set ? `set: ${values.set}\n` : ''}${dropped.size ? `features left out of the fitted models: ${values['drop-features']}\n` : ''}`,
     );
     printReport(reports);
-    const helped = [values.keywords && 'the recorded keywords', values.rewrites && 'the recorded rewrites'].filter(Boolean).join(' and ');
+    const helped = [values.keywords && 'the recorded keywords', values.rewrites && 'the recorded rewrites', values.answers && 'the recorded model answers']
+      .filter(Boolean)
+      .join(' and ');
     printTargets(reports, helped ? `with ${helped}` : values.embeddings ? 'with embeddings' : 'lexical default');
     printNoise(reports);
     printLocoDecisions(reports);
+    if (values.answers) printModelCounts(reports, modelCounts);
     if (fit) {
       const r = (m: { bias: number; weights: number[] }) => ({ bias: round3(m.bias), weights: m.weights.map(round3) });
       process.stdout.write(
