@@ -64,7 +64,21 @@ interface Graded {
   inTop3?: boolean;
   /** The answer string is in the best passage alone. */
   inTop1?: boolean;
+  /**
+   * A model wrote the answer given (--answers): the confidence the evidence gave the quoted answer, and
+   * whether the written one is right (its first source answers and it contains the expected text).
+   */
+  written?: { lexical: number; right: boolean };
+  /** A model read the passages and declined (NO_ANSWER): nothing was given, so nothing is right. */
+  declined?: boolean;
 }
+
+/** Whether the answer given is right, as its confidence claims: the written one's when a model wrote it. */
+const rightOf = (g: Graded) => (g.declined ? false : g.written ? g.written.right : g.right);
+const logit = (p: number) => {
+  const c = Math.min(0.99, Math.max(0.01, p));
+  return Math.log(c / (1 - c));
+};
 
 interface Metrics {
   questions: number;
@@ -182,7 +196,7 @@ function metricsOf(graded: Graded[]): Metrics {
     answer_match: share(ans.filter((g) => g.match).length, ans.length),
     correct_refusal: share(una.filter((g) => !g.result.grounded).length, una.length),
     false_refusal: share(ans.filter((g) => !g.result.grounded).length, ans.length),
-    ece: ece(graded.map((g) => ({ p: g.result.confidence, y: g.right }))),
+    ece: ece(graded.map((g) => ({ p: g.result.confidence, y: rightOf(g) }))),
     answer_chars: Math.round(grounded.reduce((s, g) => s + (g.result.answer ?? '').length, 0) / Math.max(1, grounded.length)),
     kept_from_top3: findable.length ? share(findable.filter((g) => g.match).length, findable.length) : undefined,
     in_top1: ans.some((g) => g.inTop1 !== undefined) ? share(ans.filter((g) => g.inTop1).length, ans.length) : undefined,
@@ -434,7 +448,11 @@ async function runDocent(set: SetSpec, options: RunOptions): Promise<{ graded: G
         .slice(0, 3)
         .map((c) => c.chunk.text)
         .join('\n');
-      graded.push(grade(q, outcome.value as QueryResult, ms, trace, top3, trace.retrieval?.candidates[0]?.chunk.text));
+      const graded1 = grade(q, outcome.value as QueryResult, ms, trace, top3, trace.retrieval?.candidates[0]?.chunk.text);
+      if (reply !== undefined && !/^NO_ANSWER\b/.test(reply) && given.grounded && given.answer !== trace.result.answer)
+        graded1.written = { lexical: trace.decision?.confidence ?? trace.result.confidence, right: graded1.hit1 && graded1.match };
+      if (reply !== undefined && /^NO_ANSWER\b/.test(reply) && !given.grounded) graded1.declined = true;
+      graded.push(graded1);
     }
     await services.close();
     return {
@@ -548,6 +566,16 @@ function fitModel(samples: Sample[]): Model {
   const threshold = answerable.length ? Math.max(0.01, (answerable[allowed] ?? 0.5) - 1e-6) : 0.5;
   return { answers, right, threshold };
 }
+
+/**
+ * The confidence of answers a model wrote, as a logistic of the logit of the confidence the evidence gave
+ * (src/docs/evidence.ts CALIBRATION.modelAnswered); undefined with fewer than 20 such answers.
+ */
+function fitWritten(graded: Graded[]): { bias: number; weights: number[] } | undefined {
+  const samples = graded.filter((g) => g.written).map((g) => ({ x: [logit(g.written!.lexical)], y: g.written!.right ? 1 : 0 }));
+  return samples.length >= 20 ? fitLogistic(samples) : undefined;
+}
+const logistic1 = (m: { bias: number; weights: number[] }, x: number) => 1 / (1 + Math.exp(-(m.bias + m.weights[0]! * x)));
 
 /** A set's confidences and outcomes under a model (questions refused for a missing identifier keep their fixed confidence). */
 function pairsUnder(graded: Graded[], model: Model): { p: number; y: boolean }[] {
@@ -1099,7 +1127,13 @@ async function main(): Promise<void> {
     if (train.length < 20) continue;
     const model = fitModel(train);
     const questions = graded.get(r.name)!;
-    const pairs = pairsUnder(questions, model);
+    // Answers a model wrote: their confidence from the evidence's, as fitted on the other corpora's.
+    const writtenModel = fitWritten(development.filter((o) => o.name !== r.name).flatMap((o) => graded.get(o.name)!));
+    const pairs = pairsUnder(questions, model).map((x, i) => {
+      const g = questions[i]!;
+      if (g.declined) return { p: g.result.confidence, y: false };
+      return g.written && writtenModel ? { p: logistic1(writtenModel, logit(g.written.lexical)), y: g.written.right } : x;
+    });
     r.docent.ece_loco = ece(pairs);
     const una = questions.filter((g) => g.q.kind === 'unanswerable');
     const ans = questions.filter((g) => g.q.kind === 'answerable');
@@ -1108,6 +1142,7 @@ async function main(): Promise<void> {
     r.docent.ece_floor = eceFloor(pairs.map((x) => x.p));
   }
   const fit = values.fit && pooled.length ? fitModel(pooled) : undefined;
+  const fitW = values.fit ? fitWritten(development.flatMap((r) => graded.get(r.name)!)) : undefined;
 
   if (values.json) {
     process.stdout.write(
@@ -1130,6 +1165,10 @@ async function main(): Promise<void> {
       process.stdout.write(
         `\ncalibration fitted on ${pooled.length} samples of the development corpora pooled:\n${JSON.stringify({ answers: r(fit.answers), threshold: round3(fit.threshold), right: r(fit.right) })}\n`,
       );
+      if (fitW)
+        process.stdout.write(
+          `answers a model wrote (${development.flatMap((r) => graded.get(r.name)!).filter((g) => g.written).length}), their confidence from the evidence's: ${JSON.stringify({ modelAnswered: { bias: round3(fitW.bias), weight: round3(fitW.weights[0]!) } })}\n`,
+        );
     }
   }
   if (values.compare) printComparison(JSON.parse(await readFile(values.compare, 'utf8')) as Saved, reports, graded);

@@ -19,7 +19,7 @@ import type { Logger } from '../logging.js';
 import type { ChunkStore, DocumentRow, DocumentSummary, DocumentWrite, VectorRow } from '../storage/chunks.js';
 import { renderQuotes, selectQuotes, specificCoverage, weightsFor, DEFAULT_ANSWER_OPTIONS, type AnswerOptions, type Citation, type Quote } from './answer.js';
 import type { Embedder } from '../model/embeddings.js';
-import { answersProbability, CALIBRATION, decisionOf, gatherEvidence, type Decision, type Evidence } from './evidence.js';
+import { answersProbability, CALIBRATION, decisionOf, gatherEvidence, modelAnsweredConfidence, type Decision, type Evidence } from './evidence.js';
 import { generateAnswer, renumberCitations, type Complete, type Passage } from './generate.js';
 import { findSource, readText, urlFor } from './ingest.js';
 import { DEFAULT_LIBRARY, defaultLibraryFor, libraryProblem, resourceMimeType, resourceUri } from './library.js';
@@ -697,7 +697,7 @@ export class DocIndex {
                 order.map((n) => given.cited.get(n)!),
                 related,
               ),
-              confidence: round(confidence),
+              confidence: round(modelAnsweredConfidence(confidence, this.calibration)),
             },
             ...explained,
             ...(decision.refused ? { decision: { ...decision, by: 'model-answered', refused: false } } : {}),

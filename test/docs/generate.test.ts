@@ -1,12 +1,16 @@
 import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { modelAnsweredConfidence } from '../../src/docs/evidence.js';
 import { renumberCitations, unsupportedIdentifiers } from '../../src/docs/generate.js';
+import { REWRITE_SYSTEM } from '../../src/docs/rewrite.js';
 import { QueryResultSchema } from '../../src/docs/types.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { FIXTURES, indexFor } from './helpers.js';
 
 /** The client's model, answering MCP sampling requests with whatever the current test scripts. */
 let reply = '';
+/** What the rewrite request gets, when set (otherwise `reply`, as every request). */
+let rewriteReply: string | undefined;
 const prompts: { system?: string; user: string }[] = [];
 
 let h: Harness;
@@ -15,7 +19,8 @@ beforeAll(async () => {
   h.client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
     const content = request.params.messages[0]!.content as { type: string; text: string };
     prompts.push({ system: request.params.systemPrompt, user: content.text });
-    return { role: 'assistant', model: 'client-model', content: { type: 'text', text: reply } };
+    const text = request.params.systemPrompt === REWRITE_SYSTEM && rewriteReply !== undefined ? rewriteReply : reply;
+    return { role: 'assistant', model: 'client-model', content: { type: 'text', text } };
   });
   await (await indexFor(h.services, 'gen')).ingestPath([FIXTURES]);
 });
@@ -121,6 +126,20 @@ describe('generative answers through MCP sampling', () => {
       order: [3, 1],
     });
     expect(renumberCitations('No citations.', new Set([1]))).toEqual({ text: 'No citations.', order: [] });
+  });
+
+  it('reports the confidence of a written answer from the evidence’s, as calibrated for answers a model wrote', async () => {
+    rewriteReply = '';
+    reply = '';
+    const quoted = await ask();
+    reply = 'Set the `nestedKey` option [1].';
+    const written = await ask();
+    rewriteReply = undefined;
+    expect(written.answer).toBe(reply);
+    expect(written.confidence).toBeCloseTo(modelAnsweredConfidence(quoted.confidence), 2);
+    // A model that read the passages and answered is right more often than the evidence alone says.
+    expect(modelAnsweredConfidence(0.3)).toBeGreaterThan(0.3);
+    expect(modelAnsweredConfidence(0.2)).toBeLessThan(modelAnsweredConfidence(0.8));
   });
 
   it('falls back to quotes when the model replies with nothing', async () => {
