@@ -734,19 +734,25 @@ export class DocIndex {
   }
 
   /**
-   * What a model writing the answer reads (tuning.modelDocuments, modelChars): the passages the quotes are
-   * drawn from, then the best passage of each further source document while they fit. Each (document,
+   * What a model writing the answer reads (tuning.modelDocuments, modelPassagesPerDocument, modelChars): the
+   * passages the quotes are drawn from, then each source document's next best passages while they fit. Each (document,
    * section) is numbered once, as the sources cite them; `cited` maps that number to what it cites.
    */
   private modelPassages(retrieval: Retrieval, quoted: { candidate: Candidate }[]): { passages: Passage[]; cited: Map<number, Citation> } {
     const chosen = quoted.map((p) => p.candidate);
+    const ids = new Set(chosen.map((c) => c.chunk.chunk_id));
     let chars = chosen.reduce((n, c) => n + c.chunk.text.length, 0);
-    for (const d of this.sourceDocuments(retrieval, this.tuning.modelDocuments)) {
-      const best = d.chunks[0]!;
-      if (chosen.some((c) => c.doc.id === d.doc.id)) continue;
-      if (chars + best.chunk.text.length > this.tuning.modelChars) break;
-      chosen.push(best);
-      chars += best.chunk.text.length;
+    // Round by round, each document's next best passage, until it has modelPassagesPerDocument.
+    const docs = this.sourceDocuments(retrieval, this.tuning.modelDocuments);
+    for (let round = 0; round < this.tuning.modelPassagesPerDocument; round++) {
+      for (const d of docs) {
+        if (chosen.filter((c) => c.doc.id === d.doc.id).length > round) continue;
+        const next = d.chunks.find((c) => !ids.has(c.chunk.chunk_id));
+        if (!next || chars + next.chunk.text.length > this.tuning.modelChars) continue;
+        chosen.push(next);
+        ids.add(next.chunk.chunk_id);
+        chars += next.chunk.text.length;
+      }
     }
     const numbers = new Map<string, number>();
     const cited = new Map<number, Citation>();

@@ -323,6 +323,16 @@ export interface Tuning {
    * docs/documentation-answers.md, "A model writing the answers".
    */
   modelDocuments: number;
+  /**
+   * Passages the model reads of each of those documents (the best document has the quotes' six). With one
+   * of each, of the 72 answerable questions a model declined on the twenty-four development corpora, 35 had
+   * the right page among the five but not the passage that answers. Measured with recorded replies
+   * (2026-11-27, sixteenth session; 1 → 3, mean / worst, questions gained / lost): hit@1 0.908 / 0.800 →
+   * 0.933 / 0.825 (+27 / −3), answer match 0.890 / 0.775 → 0.923 / 0.825 (+37 / −5), false refusal 0.074 /
+   * 0.175 → 0.050 / 0.150, correct refusal 0.998 → 0.996 (one question); the prompt's passages, median
+   * 7,400 → 13,400 characters.
+   */
+  modelPassagesPerDocument: number;
   modelChars: number;
   /**
    * With a model writing the answer, a refusal the lexical evidence alone would make (no name missing from the
@@ -445,6 +455,7 @@ export const TUNING: Readonly<Tuning> = Object.freeze({
   runnerUpShare: 0.6,
   runnerUpWeight: 1,
   modelDocuments: 5,
+  modelPassagesPerDocument: 3,
   modelChars: 16000,
   modelJudges: true,
   specificityFloor: 0.3,
