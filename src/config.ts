@@ -253,7 +253,7 @@ export const SETTINGS: readonly Setting[] = [
     path: 'docs.answers',
     env: ['DOCENT_ANSWERS'],
     default: 'auto',
-    doc: 'Documentation answers: `auto` lets a model (the chat endpoint, else MCP sampling) write them from the passages of the five best documents, checked against them, falling back to quotes; the model also says when the passages do not answer, and judges what the lexical evidence alone would refuse; `extractive` always quotes the passages (no model).',
+    doc: 'Documentation answers: `auto` lets a model (the chat endpoint, else MCP sampling) write them from passages of the five best documents, checked against them, falling back to quotes; the model also says when the passages do not answer, and judges what the lexical evidence alone would refuse; `extractive` always quotes the passages (no model).',
   },
   {
     path: 'docs.rewrite',
