@@ -259,7 +259,7 @@ export const SETTINGS: readonly Setting[] = [
     path: 'docs.rewrite',
     env: ['DOCENT_QUERY_REWRITE'],
     default: 'auto',
-    doc: "Query rewrite: `auto` asks the calling agent's model (MCP sampling, when the client offers it) for the documentation's likely wording of a question, searched beside the question; `off` never does. Without sampling nothing is asked.",
+    doc: "Query rewrite: `auto` asks a model for the documentation's likely wording of a question, searched beside the question: the configured chat endpoint, else the calling agent's model (MCP sampling, when the client offers it); `off` never does. With neither nothing is asked.",
   },
   {
     path: 'docs.rewriteTimeoutMs',

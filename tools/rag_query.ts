@@ -34,6 +34,24 @@ async function modelFor(ctx: ToolContext): Promise<Complete | undefined> {
   return async ({ system, user, signal }) => (await model.complete({ system, messages: [{ role: 'user', content: user }], signal, maxTokens: 700 })).text;
 }
 
+/**
+ * The model that proposes the documentation's wording of the question (DOCENT_QUERY_REWRITE): the configured
+ * chat endpoint, else the calling agent's own model through sampling, as for answers; none inside a
+ * sub-agent, whose model already wrote the question for the documentation. A short reply (80 tokens).
+ */
+async function rewriterFor(ctx: ToolContext): Promise<Complete | undefined> {
+  if (ctx.config.docs.rewrite !== 'auto' || ctx.lineage.depth > 0) return undefined;
+  // Checked on the configuration, so that a query without any model never loads the model module.
+  if (ctx.config.llm.baseUrl !== undefined || ctx.config.llm.model !== undefined) {
+    const access = await ctx.services.model();
+    return async ({ system, user, signal }) =>
+      (await access.resolve(ctx.client).complete({ system, messages: [{ role: 'user', content: user }], signal, maxTokens: 80 })).text;
+  }
+  if (!ctx.client.sample) return undefined;
+  const sample = ctx.client.sample.bind(ctx.client);
+  return ({ system, user, signal }) => sample({ system, messages: [{ role: 'user', text: user }], maxTokens: 80, temperature: 0 }, signal);
+}
+
 export const rag_query = defineTool({
   name: 'rag_query',
   title: 'Ask the documentation',
@@ -79,12 +97,8 @@ export const rag_query = defineTool({
     const index = await (await ctx.services.docs()).forTenant(ctx.tenant);
     const complete = await modelFor(ctx);
     const alternatives = [...(keywords ?? [])];
-    // The calling agent's own model, when its client offers sampling (not inside a sub-agent, whose model
-    // already wrote the question for the documentation).
-    if (ctx.config.docs.rewrite === 'auto' && ctx.client.sample && ctx.lineage.depth === 0) {
-      const sample = ctx.client.sample.bind(ctx.client);
-      const rewriter: Complete = ({ system, user, signal }) =>
-        sample({ system, messages: [{ role: 'user', text: user }], maxTokens: 80, temperature: 0 }, signal);
+    const rewriter = await rewriterFor(ctx);
+    if (rewriter) {
       const rewritten = await rewriteQuestion(rewriter, question, ctx.config.docs.rewriteTimeoutMs, ctx.signal);
       if (rewritten) alternatives.push(rewritten);
     }

@@ -4,6 +4,7 @@ import { REWRITE_SYSTEM } from '../../src/docs/rewrite.js';
 import { QueryResultSchema } from '../../src/docs/types.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 import { FIXTURES, indexFor } from './helpers.js';
+import { startLlmFixture } from '../agents/llm-fixture.js';
 
 /**
  * The calling agent's model, scripted: it answers rewrite requests (recognised by their system prompt) with
@@ -112,6 +113,34 @@ describe('query rewrite through the calling agent’s model', () => {
       expect(declined.reason).toMatch(/found no answer in them/);
     } finally {
       await model.close();
+    }
+  });
+});
+
+describe('query rewrite through the configured chat endpoint', () => {
+  it('asks the endpoint for the documentation’s wording when one is configured, not the client', async () => {
+    const llm = await startLlmFixture();
+    const endpoint = await withHarness({ 'llm.baseUrl': llm.baseUrl, 'llm.model': 'fixture-model', 'docs.rewriteTimeoutMs': 2000 });
+    try {
+      llm.script((body) =>
+        body.messages[0]?.content === REWRITE_SYSTEM
+          ? { content: 'redactPaths, placeholder, hidden values' }
+          : { status: 500, error: { message: 'unexpected' } },
+      );
+      asked.length = 0;
+      const result = await ask(endpoint);
+      expect(asked).toHaveLength(0);
+      expect(llm.bodies).toHaveLength(1);
+      expect(llm.bodies[0]!.messages.at(-1)).toMatchObject({ role: 'user', content: `Question: ${QUESTION}` });
+      expect(llm.bodies[0]!.max_tokens).toBeLessThanOrEqual(100);
+      expect(result.sources[0]!.title).toBe('api.md');
+      // An endpoint that fails leaves the question searched as asked.
+      llm.script(() => ({ status: 503, error: { message: 'overloaded' } }));
+      const asAsked = await ask(endpoint);
+      expect(asAsked.sources[0]!.title).toBe('guides/upgrade.html');
+    } finally {
+      await endpoint.close();
+      await llm.close();
     }
   });
 });
