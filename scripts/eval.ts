@@ -25,13 +25,13 @@ import { loadConfig } from '../src/config.js';
 import { silentLogger } from '../src/logging.js';
 import { Services } from '../src/services.js';
 import type { Candidate } from '../src/docs/search.js';
-import { answersProbability, CONFIDENCE_LEAVES_OUT, confidenceOf, FEATURES, refuses } from '../src/docs/evidence.js';
+import { answersProbability, CONFIDENCE_LEAVES_OUT, confidenceOf, FEATURES, logit, modelAnsweredConfidence, refuses } from '../src/docs/evidence.js';
 import type { DocIndex, DocIndexOptions, QueryTrace } from '../src/docs/index.js';
 import { createDocService } from '../src/docs/service.js';
 import { checkAblations, TUNING, tuningWithout } from '../src/docs/tuning.js';
 import type { QueryResult } from '../src/docs/types.js';
 import { REWRITE_SYSTEM, rewriteLine } from '../src/docs/rewrite.js';
-import { GENERATION_SYSTEM } from '../src/docs/generate.js';
+import { GENERATION_SYSTEM, isNoAnswer } from '../src/docs/generate.js';
 import { createHash } from 'node:crypto';
 import { isMarkdownCorpus, LAYOUTS, renderSite, type Layout } from './html-site.js';
 
@@ -75,10 +75,6 @@ interface Graded {
 
 /** Whether the answer given is right, as its confidence claims: the written one's when a model wrote it. */
 const rightOf = (g: Graded) => (g.declined ? false : g.written ? g.written.right : g.right);
-const logit = (p: number) => {
-  const c = Math.min(0.99, Math.max(0.01, p));
-  return Math.log(c / (1 - c));
-};
 
 interface Metrics {
   questions: number;
@@ -417,8 +413,8 @@ async function runDocent(set: SetSpec, options: RunOptions): Promise<{ graded: G
                 else if (given === undefined) counts.stale++;
                 else {
                   counts.replied++;
-                  reply = given.trim();
-                  if (/^NO_ANSWER\b/.test(reply)) counts.noAnswer++;
+                  reply = given;
+                  if (isNoAnswer(given)) counts.noAnswer++;
                   return given;
                 }
                 throw new Error('no recorded answer for this prompt');
@@ -441,18 +437,20 @@ async function runDocent(set: SetSpec, options: RunOptions): Promise<{ graded: G
       const line = rewrite === undefined ? undefined : rewriteLine(rewrite);
       const alternatives = [...(keywords ?? []), ...(line ? [line] : [])];
       const trace = await index.trace(q.question, { topK: 5, draft: true, ...(alternatives.length ? { alternatives } : {}) });
-      // The quoted answer (or the refusal) stood although the model answered: docent rejected its answer.
       const given = outcome.value as QueryResult;
-      if (reply !== undefined && !/^NO_ANSWER\b/.test(reply) && (!given.grounded || given.answer === trace.result.answer)) counts.rejected++;
       const top3 = trace.retrieval?.candidates
         .slice(0, 3)
         .map((c) => c.chunk.text)
         .join('\n');
-      const graded1 = grade(q, outcome.value as QueryResult, ms, trace, top3, trace.retrieval?.candidates[0]?.chunk.text);
-      if (reply !== undefined && !/^NO_ANSWER\b/.test(reply) && given.grounded && given.answer !== trace.result.answer)
-        graded1.written = { lexical: trace.decision?.confidence ?? trace.result.confidence, right: graded1.hit1 && graded1.match };
-      if (reply !== undefined && /^NO_ANSWER\b/.test(reply) && !given.grounded) graded1.declined = true;
-      graded.push(graded1);
+      const g = grade(q, given, ms, trace, top3, trace.retrieval?.candidates[0]?.chunk.text);
+      if (reply !== undefined && isNoAnswer(reply)) g.declined = !given.grounded;
+      else if (reply !== undefined) {
+        // The model answered; the quoted answer (or the refusal) stood when docent rejected what it wrote.
+        if (given.grounded && given.answer !== trace.result.answer)
+          g.written = { lexical: trace.decision?.confidence ?? trace.result.confidence, right: g.hit1 && g.match };
+        else counts.rejected++;
+      }
+      graded.push(g);
     }
     await services.close();
     return {
@@ -571,11 +569,12 @@ function fitModel(samples: Sample[]): Model {
  * The confidence of answers a model wrote, as a logistic of the logit of the confidence the evidence gave
  * (src/docs/evidence.ts CALIBRATION.modelAnswered); undefined with fewer than 20 such answers.
  */
-function fitWritten(graded: Graded[]): { bias: number; weights: number[] } | undefined {
+function fitWritten(graded: Graded[]): { bias: number; weight: number } | undefined {
   const samples = graded.filter((g) => g.written).map((g) => ({ x: [logit(g.written!.lexical)], y: g.written!.right ? 1 : 0 }));
-  return samples.length >= 20 ? fitLogistic(samples) : undefined;
+  if (samples.length < 20) return undefined;
+  const { bias, weights } = fitLogistic(samples);
+  return { bias, weight: weights[0]! };
 }
-const logistic1 = (m: { bias: number; weights: number[] }, x: number) => 1 / (1 + Math.exp(-(m.bias + m.weights[0]! * x)));
 
 /** A set's confidences and outcomes under a model (questions refused for a missing identifier keep their fixed confidence). */
 function pairsUnder(graded: Graded[], model: Model): { p: number; y: boolean }[] {
@@ -1132,7 +1131,7 @@ async function main(): Promise<void> {
     const pairs = pairsUnder(questions, model).map((x, i) => {
       const g = questions[i]!;
       if (g.declined) return { p: g.result.confidence, y: false };
-      return g.written && writtenModel ? { p: logistic1(writtenModel, logit(g.written.lexical)), y: g.written.right } : x;
+      return g.written && writtenModel ? { p: modelAnsweredConfidence(g.written.lexical, { modelAnswered: writtenModel }), y: g.written.right } : x;
     });
     r.docent.ece_loco = ece(pairs);
     const una = questions.filter((g) => g.q.kind === 'unanswerable');
@@ -1167,7 +1166,7 @@ async function main(): Promise<void> {
       );
       if (fitW)
         process.stdout.write(
-          `answers a model wrote (${development.flatMap((r) => graded.get(r.name)!).filter((g) => g.written).length}), their confidence from the evidence's: ${JSON.stringify({ modelAnswered: { bias: round3(fitW.bias), weight: round3(fitW.weights[0]!) } })}\n`,
+          `answers a model wrote (${development.flatMap((r) => graded.get(r.name)!).filter((g) => g.written).length}), their confidence from the evidence's: ${JSON.stringify({ modelAnswered: { bias: round3(fitW.bias), weight: round3(fitW.weight) } })}\n`,
         );
     }
   }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../src/catalog/definition.js';
 import type { ToolContext } from '../src/catalog/context.js';
+import type { ChatModel } from '../src/model/types.js';
 import type { Complete } from '../src/docs/generate.js';
 import { LIBRARY_MAX_CHARS } from '../src/docs/library.js';
 import { rewriteQuestion } from '../src/docs/rewrite.js';
@@ -25,28 +26,30 @@ export function renderQueryResult(result: QueryResult): string {
   return `${result.answer ?? ''}\n\nSources:\n${sources.join('\n')}\nConfidence: ${percent}`;
 }
 
+/** A completion over `model` (resolved when first asked), replying in at most `maxTokens` tokens. */
+function completeWith(model: () => ChatModel, maxTokens: number): Complete {
+  return async ({ system, user, signal }) => (await model().complete({ system, messages: [{ role: 'user', content: user }], signal, maxTokens })).text;
+}
+
 /** The model of this call (the configured chat endpoint, else the client's through sampling), or none. */
 async function modelFor(ctx: ToolContext): Promise<Complete | undefined> {
   if (ctx.config.docs.answers === 'extractive') return undefined;
   const access = await ctx.services.model();
   if (!access.endpointConfigured && !ctx.client.sample) return undefined;
   const model = access.resolve(ctx.client);
-  return async ({ system, user, signal }) => (await model.complete({ system, messages: [{ role: 'user', content: user }], signal, maxTokens: 700 })).text;
+  return completeWith(() => model, 700);
 }
 
 /**
  * The model that proposes the documentation's wording of the question (DOCENT_QUERY_REWRITE): the configured
  * chat endpoint, else the calling agent's own model through sampling, as for answers; none inside a
- * sub-agent, whose model already wrote the question for the documentation. A short reply (80 tokens).
+ * sub-agent, whose model already wrote the question for the documentation. A short reply (80 tokens); an
+ * endpoint that cannot be used (misconfigured, failing) leaves the question searched as asked.
  */
 async function rewriterFor(ctx: ToolContext): Promise<Complete | undefined> {
   if (ctx.config.docs.rewrite !== 'auto' || ctx.lineage.depth > 0) return undefined;
-  // Checked on the configuration, so that a query without any model never loads the model module.
-  if (ctx.config.llm.baseUrl !== undefined || ctx.config.llm.model !== undefined) {
-    const access = await ctx.services.model();
-    return async ({ system, user, signal }) =>
-      (await access.resolve(ctx.client).complete({ system, messages: [{ role: 'user', content: user }], signal, maxTokens: 80 })).text;
-  }
+  const access = await ctx.services.model();
+  if (access.endpointConfigured) return completeWith(() => access.resolve(ctx.client), 80);
   if (!ctx.client.sample) return undefined;
   const sample = ctx.client.sample.bind(ctx.client);
   return ({ system, user, signal }) => sample({ system, messages: [{ role: 'user', text: user }], maxTokens: 80, temperature: 0 }, signal);

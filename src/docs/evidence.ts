@@ -253,10 +253,15 @@ export function confidenceOf(values: number[], calibration: Pick<typeof CALIBRAT
   return logistic(values, calibration.right);
 }
 
+/** The log-odds of a probability, clamped to [0.01, 0.99] as the models' outputs are. */
+export function logit(p: number): number {
+  const c = Math.min(0.99, Math.max(0.01, p));
+  return Math.log(c / (1 - c));
+}
+
 /** The confidence of an answer a model wrote, from the confidence the evidence gives (CALIBRATION.modelAnswered). */
 export function modelAnsweredConfidence(confidence: number, calibration: Pick<typeof CALIBRATION, 'modelAnswered'> = CALIBRATION): number {
-  const c = Math.min(0.99, Math.max(0.01, confidence));
-  return logistic([Math.log(c / (1 - c))], { bias: calibration.modelAnswered.bias, weights: [calibration.modelAnswered.weight] });
+  return logistic([logit(confidence)], { bias: calibration.modelAnswered.bias, weights: [calibration.modelAnswered.weight] });
 }
 
 /**

@@ -94,12 +94,15 @@ export function renumberCitations(answer: string, known: ReadonlySet<number>): {
   return { text, order };
 }
 
+/** Whether a model's reply is its way of saying the passages do not answer (GENERATION_SYSTEM). */
+export const isNoAnswer = (reply: string): boolean => /^NO_ANSWER\b/.test(reply.trim());
+
 /** `noAnswer`: the model read the passages and found that they do not answer. */
 export type Generated = { ok: true; answer: string } | { ok: false; reason: string; noAnswer?: true };
 
 export async function generateAnswer(complete: Complete, question: string, passages: Passage[], stemmer: Stemmer, signal?: AbortSignal): Promise<Generated> {
   const reply = (await complete({ system: GENERATION_SYSTEM, user: generationPrompt(question, passages), signal })).trim();
-  if (/^NO_ANSWER\b/.test(reply)) return { ok: false, reason: 'the model found no answer in the passages', noAnswer: true };
+  if (isNoAnswer(reply)) return { ok: false, reason: 'the model found no answer in the passages', noAnswer: true };
   if (!reply) return { ok: false, reason: 'the model replied with nothing' };
   const missing = unsupportedIdentifiers(reply, passages, stemmer, question);
   if (missing.length) return { ok: false, reason: `the model named ${missing.map((m) => `\`${m}\``).join(', ')}, which the sources do not contain` };

@@ -665,10 +665,11 @@ export class DocIndex {
     // With a model writing the answer, a refusal the evidence alone would make is the model's to judge
     // (tuning.modelJudges): it reads the passages, and answers from them or says that they do not answer.
     const judged = Boolean(options.complete) && this.tuning.modelJudges && decision.by === 'model';
-    const refusal = (generation?: string): QueryTrace => ({
+    // `draft`: the extractive answer, when already composed.
+    const refusal = (generation?: string, draft?: string): QueryTrace => ({
       result: noMatch(confidence, this.refusalReason(retrieval, evidence), this.sourcesOf(retrieval, topK)),
       ...explained,
-      draft: options.draft && top ? this.compose(retrieval, question).text : undefined,
+      draft: options.draft && top ? (draft ?? this.compose(retrieval, question).text) : undefined,
       generation,
     });
     if (decision.refused && !judged) return refusal();
@@ -723,7 +724,7 @@ export class DocIndex {
         this.options.logger?.warn({ err: error }, 'generative answer failed; using the extractive answer');
       }
       // No usable model answer: what the evidence alone decided stands.
-      if (decision.refused) return refusal(generation);
+      if (decision.refused) return refusal(generation, composed.text);
     }
     return {
       result: { grounded: true, answer: composed.text, sources: this.sourcesOf(retrieval, topK, composed.cited, related), confidence: round(confidence) },

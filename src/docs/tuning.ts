@@ -315,8 +315,8 @@ export interface Tuning {
 
   // A model's answer (src/docs/generate.ts; a chat endpoint, or the MCP client's model through sampling).
   /**
-   * What the model reads: the passages the quotes are drawn from, then the best passage of each further
-   * document among the `modelDocuments` best sources, while the passages stay within `modelChars`. The right
+   * What the model reads: the passages the quotes are drawn from, then the next best passages of each of the
+   * `modelDocuments` best sources (`modelPassagesPerDocument`), while they stay within `modelChars`. The right
    * page is the first for 0.83 of questions and among the first five for 0.95 (recall@5): a model told to say
    * when the passages do not answer says so when the right page is missing from them, so the page it needs
    * should be there. Measured with recorded model replies (scripts/eval/model-help/answers): see
