@@ -669,13 +669,17 @@ export function withoutAttributes(text: string): string {
   return text.replace(/\{[#.][^{}\n]*\}\s*$/, '').trimEnd();
 }
 
+/** Words of an MDX `import` line that are not names it binds. */
+const MDX_IMPORT_WORDS = new Set(['import', 'as', 'type']);
+
 /**
  * Markdown as documentation sites extend it, read as plain markdown: a container (`::: tip Title`, `:::warning`)
  * opens under its label (**Tip:** Title) and its closing `:::` goes, and so does an admonition of MkDocs'
  * dialect (`!!! note "Title"`: **Title:**); one that only groups code (`::: code-group`)
  * goes; one naming an API object (mkdocstrings' `::: package.module.Name`) keeps the name as code. MDX `import`
  * and `export` lines and lines holding only a component's tag (`<CpuFlag />`, `<Tabs groupId="pm">`, `</TabItem>`)
- * carry no reading text and go. A VitePress page's references to its own front matter (`# {{ $frontmatter.title }}`)
+ * carry no reading text and go, and so does what an imported binding renders (`<CodeBlock>{Example}</CodeBlock>`).
+ * A VitePress page's references to its own front matter (`# {{ $frontmatter.title }}`)
  * read as the values they show (one to a key `meta` lacks stays as written).
  * Fenced code stays as written.
  */
@@ -686,6 +690,8 @@ export function siteMarkdown(text: string, meta: Readonly<Record<string, string>
   // MyST directives whose body is being read as markdown, innermost last: each one's closing fence goes.
   const directives: OpenFence[] = [];
   let directiveOptions = false;
+  // Names the page's MDX `import` lines bind.
+  const imported = new Set<string>();
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i]!;
@@ -811,8 +817,15 @@ export function siteMarkdown(text: string, meta: Readonly<Record<string, string>
       continue;
     }
     // Written so that no two parts can match the same spaces: a line of spaces costs its length, not its cube.
-    if (/^(?:import\s+(?:[\w{},*]+\s+)+from\s+['"][^'"]+['"]|export\s+(?:const|default|function)\b.*);?\s*$/s.test(line)) continue;
+    if (/^(?:import\s+(?:[\w{},*]+\s+)+from\s+['"][^'"]+['"]|export\s+(?:const|default|function)\b.*);?\s*$/s.test(line)) {
+      for (const name of line.replace(/\bfrom\s+['"].*$/s, '').matchAll(/[A-Za-z_$][\w$]*/g)) if (!MDX_IMPORT_WORDS.has(name[0])) imported.add(name[0]);
+      continue;
+    }
     if (/^\s*<\/?[A-Z][\w.]*(?:\s[^<>]*)?\/?>\s*$/.test(line)) continue;
+    // What an imported binding renders (`{UninstallExample}`, alone or as a component's only content, how MDX
+    // shows a file loaded raw) is not in the page: nothing to read.
+    const shown = /^\s*(?:<([A-Z][\w.]*)(?:\s[^<>]*)?>)?\s*\{\s*([A-Za-z_$][\w$]*)\s*\}\s*(?:<\/([A-Z][\w.]*)>)?\s*$/.exec(line);
+    if (shown && imported.has(shown[2]!) && shown[1] === shown[3]) continue;
     // An attribute block on a line of its own (`{#automocking-algorithm}`, kramdown's `{: .note}`, Goldmark's
     // `{ .warning }`) names the block beside it for links and styles: no reading text.
     if (/^\s{0,3}\{[ \t]*[:#.][^{}\n]*\}\s*$/.test(line)) continue;

@@ -727,6 +727,30 @@ describe('structure-aware chunking', () => {
     expect(passages(md)).toEqual(['```sh\nnpm i lumen\n```\n\nDone.']);
   });
 
+  it('drops what an MDX import renders (a raw file shown by <CodeBlock>), not an expression the page never imported', () => {
+    const md = [
+      '# Uninstall',
+      '',
+      "import CodeBlock from '@theme/CodeBlock';",
+      "import UninstallExample, { type Other as Alias } from '!!raw-loader!./uninstall.go';",
+      '',
+      'Uninstall a release:',
+      '',
+      '<CodeBlock language="go" title="uninstall.go">{UninstallExample}</CodeBlock>',
+      '',
+      '{Alias}',
+      '',
+      '{notImported}',
+      '',
+      '<Note>{UninstallExample}</Other>',
+      '',
+      '```jsx',
+      '{UninstallExample}',
+      '```',
+    ].join('\n');
+    expect(passages(md)).toEqual(['Uninstall a release:\n\n{notImported}\n\n<Note>{UninstallExample}</Other>\n\n```jsx\n{UninstallExample}\n```']);
+  });
+
   it('reads <code> as code when it holds angle brackets, and drops a stray <code> tag', () => {
     const md = '# Options\n\n| CLI | API |\n| --- | --- |\n| <code>--trailing-comma <all|none></code> | <code>trailingComma</code> |\n\nA <code>broken tag.\n';
     const text = chunkMarkdown(parseDocument(md, 'markdown').body)
