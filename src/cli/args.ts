@@ -57,7 +57,10 @@ function readableParseError(error: Error & { code?: string }): string {
     case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
       return `unknown option ${flag}`;
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
-      return /argument missing/.test(error.message) ? `option ${flag} needs a value` : `option ${flag} takes no value`;
+      if (/argument missing/.test(error.message)) return `option ${flag} needs a value`;
+      // A value that starts with a dash reads as the next option.
+      if (/argument is ambiguous/.test(error.message)) return `option ${flag} needs a value; one that starts with "-" is written ${flag}=VALUE`;
+      return `option ${flag} takes no value`;
     default:
       return error.message;
   }

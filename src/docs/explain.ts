@@ -17,6 +17,8 @@ export interface Explanation {
   terms: { word: string; term: string; idf: number; found: boolean; name: boolean; aside: boolean }[];
   /** Names the question gives that the documentation never mentions. */
   missingNames: string[];
+  /** Other wordings searched beside the question (the caller's keywords, a model's rewrite), as given. */
+  alternatives?: string[];
   retrieval: {
     passages: number;
     documents: number;
@@ -81,6 +83,7 @@ export function explainTrace(trace: QueryTrace, options: { documents?: number; r
   return {
     terms,
     missingNames: trace.evidence?.missingStrong ?? [],
+    ...(trace.alternatives?.length ? { alternatives: trace.alternatives } : {}),
     retrieval: {
       passages: retrieval?.candidates.length ?? 0,
       documents: retrieval?.documents.length ?? 0,
@@ -131,6 +134,7 @@ export function renderExplanation(e: Explanation): string {
       `   ${t.word}${t.term !== t.word.toLowerCase() ? ` → ${t.term}` : ''}  idf ${t.idf.toFixed(2)}${t.found ? '' : '  not in the documentation'}${t.name ? '  (name)' : ''}${t.aside ? '  (aside: weighs less)' : ''}`,
     );
   if (e.missingNames.length) lines.push(`   Named but never mentioned: ${e.missingNames.join(', ')}`);
+  if (e.alternatives?.length) lines.push(`   Also searched (the words of these the documentation has): ${e.alternatives.join('; ')}`);
   lines.push(
     '',
     `2. Retrieval: ${count(e.retrieval.passages, 'passage')} from ${count(e.retrieval.documents, 'document')}; documents by score = best passage + second passage share + title bonus:`,

@@ -110,6 +110,8 @@ export interface QueryTrace {
   decision?: Decision;
   /** Question terms used only in asides (an example, a sentence that does not ask): they weigh less in the evidence. */
   asides?: string[];
+  /** The other wordings searched beside the question (QueryOptions.alternatives), as given. */
+  alternatives?: string[];
   /**
    * The units the extractive answer quotes (the lead's passage first, then by rank), each with why; absent when
    * the question was refused or a language model wrote the answer.
@@ -650,7 +652,14 @@ export class DocIndex {
     }
     const decision = decisionOf(evidence, Boolean(top), this.calibration, moved);
     const { confidence } = decision;
-    const explained = { evidence, retrieval, ranked, decision, asides: asides?.size ? [...asides] : undefined };
+    const explained = {
+      evidence,
+      retrieval,
+      ranked,
+      decision,
+      asides: asides?.size ? [...asides] : undefined,
+      alternatives: options.alternatives?.length ? [...options.alternatives] : undefined,
+    };
     if (decision.by === 'missing-name') {
       const names = evidence.missingStrong.join(', ');
       return {

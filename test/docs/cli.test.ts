@@ -82,6 +82,38 @@ describe('docent ingest / ask / docs (built CLI)', () => {
       'absent_names',
       'topicality',
     ]);
+    // The keywords a calling agent would pass are searched beside the question, and the trace says so.
+    const withKeywords = await docent(
+      'ask',
+      'How do I skip the packages only tests need?',
+      '--tenant',
+      'cli',
+      '--keywords=--omit=dev, production',
+      '--explain',
+    );
+    expect(withKeywords.code).toBe(0);
+    expect(withKeywords.stdout).toContain('\n   Also searched (the words of these the documentation has): --omit=dev; production\n');
+    const keywordsJson = JSON.parse((await docent('ask', q, '--tenant', 'cli', '--keywords', ' production ,, dev ', '--json', '--explain')).stdout);
+    expect(keywordsJson.explain.alternatives).toEqual(['production', 'dev']);
+    expect(keywordsJson.explain.rewrite_not_traced).toBeUndefined();
+    const dash = await docent('ask', q, '--tenant', 'cli', '--keywords', '--omit=dev');
+    expect(dash.code).toBe(2);
+    expect(dash.stderr).toContain('option --keywords needs a value; one that starts with "-" is written --keywords=VALUE');
+    const tooMany = await docent('ask', q, '--tenant', 'cli', '--keywords', Array.from({ length: 13 }, (_, i) => `k${i}`).join(','));
+    expect(tooMany.code).toBe(2);
+    expect(tooMany.stderr).toMatch(/keywords/);
+    // With a chat endpoint configured (here one nothing listens on: the rewrite and the written answer fail, and
+    // the quotes stand), the explanation says that a rewrite it does not trace may have been searched.
+    const withEndpoint = { env: { ...env, DOCENT_LLM_BASE_URL: 'http://127.0.0.1:9/v1', DOCENT_LLM_MODEL: 'none' } };
+    const endpointText = await run(process.execPath, [CLI, 'ask', q, '--tenant', 'cli', '--explain'], withEndpoint);
+    expect(endpointText.stdout).toContain('From install.md › Installation › Production installs [1]:');
+    expect(endpointText.stdout).toContain('the trace does not include it: set DOCENT_QUERY_REWRITE=off');
+    const endpointJson = JSON.parse((await run(process.execPath, [CLI, 'ask', q, '--tenant', 'cli', '--json', '--explain'], withEndpoint)).stdout);
+    expect(endpointJson.explain.rewrite_not_traced).toBe(true);
+    const rewriteOff = await run(process.execPath, [CLI, 'ask', q, '--tenant', 'cli', '--explain'], {
+      env: { ...withEndpoint.env, DOCENT_QUERY_REWRITE: 'off' },
+    });
+    expect(rewriteOff.stdout).not.toContain('DOCENT_QUERY_REWRITE');
     const refused = await docent('ask', 'How do I call lumen.rotateFiles() every night?', '--tenant', 'cli', '--explain');
     expect(refused.stdout).toMatch(/^No match in the documentation\. The documentation has no `rotateFiles`/);
     expect(refused.stdout).toContain('4. Decision: refused: the documentation never mentions `rotateFiles`');

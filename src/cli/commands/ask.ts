@@ -8,17 +8,22 @@ import { LOCAL_FLAGS, parseCommand, UsageError } from '../args.js';
 import type { Command } from '../main.js';
 
 const USAGE = [
-  'Usage: docent ask "<question>" [--library NAME] [--tenant T] [--top-k N] [--json] [--explain]',
+  'Usage: docent ask "<question>" [--library NAME] [--keywords "a, b"] [--tenant T] [--top-k N] [--json] [--explain]',
   '',
   "Answers from the tenant's documentation (the same path as the rag_query tool): the quoted passages, their",
   'sources and a confidence, or "no match" when the documentation does not answer.',
   '',
   '  --library NAME   search only this document set (see `docent docs list`); all sets by default',
+  '  --keywords LIST  comma-separated terms the documentation would use for what is asked, searched beside',
+  "                   the question (rag_query's `keywords`: what a calling agent passes), up to 12",
   '  --top-k N        sources to return, 1-20 (default 5)',
   '  --json           print the query result {grounded, answer?, sources, confidence, reason?}',
   '  --explain        also show why: the question as searched, how the documents were ranked, the evidence',
   '                   and its weight in the refusal decision, the confidence (with --json: an `explain` field)',
 ].join('\n');
+
+const REWRITE_NOT_TRACED =
+  'A configured model may also have searched its rewrite of the question for the answer above (DOCENT_QUERY_REWRITE=auto); the trace does not include it: set DOCENT_QUERY_REWRITE=off for an answer it describes exactly.';
 
 export const command: Command = {
   summary: 'Ask the documentation a question',
@@ -27,7 +32,7 @@ export const command: Command = {
   async run(argv) {
     const parsed = parseCommand(
       argv,
-      { json: { type: 'boolean' }, explain: { type: 'boolean' }, 'top-k': { type: 'string' }, library: { type: 'string' } },
+      { json: { type: 'boolean' }, explain: { type: 'boolean' }, 'top-k': { type: 'string' }, library: { type: 'string' }, keywords: { type: 'string' } },
       LOCAL_FLAGS,
     );
     const question = parsed.positionals.join(' ').trim();
@@ -37,7 +42,16 @@ export const command: Command = {
     try {
       await prepareDataDir(runtime.config.dataDir);
       const library = parsed.values.library as string | undefined;
-      const args = { question, ...(topK === undefined ? {} : { top_k: topK }), ...(library === undefined ? {} : { library }) };
+      const keywords = (parsed.values.keywords as string | undefined)
+        ?.split(',')
+        .map((k) => k.trim())
+        .filter(Boolean);
+      const args = {
+        question,
+        ...(topK === undefined ? {} : { top_k: topK }),
+        ...(library === undefined ? {} : { library }),
+        ...(keywords === undefined ? {} : { keywords }),
+      };
       const outcome = await invokeTool(rag_query, args, {
         config: runtime.config,
         services: runtime.services,
@@ -52,14 +66,24 @@ export const command: Command = {
         return outcome.code === 'invalid_arguments' ? 2 : 1;
       }
       const result = outcome.value as QueryResult;
-      // The same question traced again without a model (retrieval and the decision do not depend on one),
-      // read with the result given above (a configured model may have declined after the decision).
+      // The same question traced again, with the same keywords and without a model, read with the result given
+      // above (a configured model may have written the answer, or declined, after the decision). A configured
+      // model's rewrite of the question is not in the trace: the explanation says so.
       const index = parsed.values.explain ? await (await runtime.services.docs()).forTenant(runtime.config.tenant) : undefined;
-      const explanation = index ? explainTrace(await index.trace(question, { topK, library }), { documents: topK ?? 5, result }) : undefined;
-      if (parsed.values.json) process.stdout.write(`${JSON.stringify(explanation ? { ...result, explain: explanation } : result, null, 2)}\n`);
+      const rewritten = runtime.config.docs.rewrite === 'auto' && (await runtime.services.model()).endpointConfigured;
+      const explanation = index
+        ? explainTrace(await index.trace(question, { topK, library, ...(keywords?.length ? { alternatives: keywords } : {}) }), {
+            documents: topK ?? 5,
+            result,
+          })
+        : undefined;
+      if (parsed.values.json)
+        process.stdout.write(
+          `${JSON.stringify(explanation ? { ...result, explain: { ...explanation, ...(rewritten ? { rewrite_not_traced: true } : {}) } } : result, null, 2)}\n`,
+        );
       else
         process.stdout.write(
-          `${result.grounded ? renderQueryResult(result) : `No match in the documentation. ${result.reason ?? ''} (confidence ${Math.round(result.confidence * 100)}%)`.trim()}\n${explanation ? `\n${renderExplanation(explanation)}\n` : ''}`,
+          `${result.grounded ? renderQueryResult(result) : `No match in the documentation. ${result.reason ?? ''} (confidence ${Math.round(result.confidence * 100)}%)`.trim()}\n${explanation ? `\n${renderExplanation(explanation)}\n${rewritten ? `\n${REWRITE_NOT_TRACED}\n` : ''}` : ''}`,
         );
       return 0;
     } finally {
