@@ -7,8 +7,20 @@ import { LIBRARY_MAX_CHARS } from '../src/docs/library.js';
 import { rewriteQuestion } from '../src/docs/rewrite.js';
 import { QueryResultSchema, type QueryResult } from '../src/docs/types.js';
 
-/** The text shown next to the structured result: the answer with numbered sources, or the no-match message. */
-export function renderQueryResult(result: QueryResult): string {
+/**
+ * Said on a refusal the evidence made from the question's own words alone (no keywords given, no rewrite
+ * searched, no name missing, no model that read the passages): asked again with the keywords a model gives,
+ * such refusals on the twenty-five development corpora answered 22 of their 26 answerable questions (15 right)
+ * and 9 of their 228 unanswerable ones (2026-11-27, `npm run eval -- --keywords scripts/eval/model-help`).
+ */
+export const RETRY_WITH_KEYWORDS =
+  "This was decided from the question's own words: if the user's wording may differ from the documentation's, ask once more with `keywords` (the terms the documentation would use); if that finds no match either, the documentation does not cover it.";
+
+/**
+ * The text shown next to the structured result: the answer with numbered sources, or the no-match message
+ * (`retryWithKeywords`: the refusal is one RETRY_WITH_KEYWORDS applies to).
+ */
+export function renderQueryResult(result: QueryResult, { retryWithKeywords = false }: { retryWithKeywords?: boolean } = {}): string {
   const percent = `${Math.min(99, Math.max(1, Math.round(result.confidence * 100)))}%`;
   // Sources from several document sets name their set: two sets may hold the same path.
   const sets = new Set(result.sources.map((s) => s.library)).size > 1;
@@ -19,7 +31,9 @@ export function renderQueryResult(result: QueryResult): string {
     const closest = sources.length ? `\nClosest documents (they do not answer it):\n${sources.join('\n')}` : '';
     return (
       `No match in the documentation (confidence that it answers this: ${percent}). ${result.reason ?? ''}`.trim() +
-      '\nTell the user the documentation does not cover this; do not guess or name APIs it does not mention.' +
+      (retryWithKeywords
+        ? `\n${RETRY_WITH_KEYWORDS} Do not guess or name APIs it does not mention.`
+        : '\nTell the user the documentation does not cover this; do not guess or name APIs it does not mention.') +
       closest
     );
   }
@@ -105,7 +119,9 @@ export const rag_query = defineTool({
       const rewritten = await rewriteQuestion(rewriter, question, ctx.config.docs.rewriteTimeoutMs, ctx.signal);
       if (rewritten) alternatives.push(rewritten);
     }
-    const result = await index.query(question, { topK: top_k, complete, alternatives, library, signal: ctx.signal });
-    return { value: result, text: renderQueryResult(result) };
+    const trace = await index.trace(question, { topK: top_k, complete, alternatives, library, signal: ctx.signal });
+    // Only the calibrated evidence refused, reading the question's words alone: other wordings may find the page.
+    const retryWithKeywords = !trace.result.grounded && !alternatives.length && trace.decision?.by === 'model' && !complete;
+    return { value: trace.result, text: renderQueryResult(trace.result, { retryWithKeywords }) };
   },
 });

@@ -2,6 +2,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QueryResultSchema, type QueryResult } from '../../src/docs/types.js';
+import { RETRY_WITH_KEYWORDS } from '../../tools/rag_query.js';
 import { startHarness, textOf, type Harness } from '../helpers/harness.js';
 import { fixtureCopy, indexFor } from './helpers.js';
 
@@ -83,6 +84,9 @@ describe('rag_query over MCP', () => {
     expect(result.confidence).toBeLessThan(0.05);
     expect(text).toMatch(/^No match in the documentation/);
     expect(text).toContain('do not guess');
+    // A name the documentation lacks is not found by other words: no second try is suggested.
+    expect(text).toContain('Tell the user the documentation does not cover this');
+    expect(text).not.toContain(RETRY_WITH_KEYWORDS);
   });
 
   it('refuses a question about a scoped package the documentation never mentions, and names it', async () => {
@@ -92,10 +96,18 @@ describe('rag_query over MCP', () => {
   });
 
   it('refuses a question the documentation does not cover', async () => {
-    const { result } = await ask('How do I create a composite index in PostgreSQL?');
+    const { result, text } = await ask('How do I create a composite index in PostgreSQL?');
     expect(result.grounded).toBe(false);
     expect(result.answer).toBeUndefined();
     expect(result.reason).toMatch(/Nothing in the documentation answers this question/);
+    // Refused by the evidence from the question's own words: asking once more with keywords is suggested …
+    expect(text).toContain(RETRY_WITH_KEYWORDS);
+    expect(text).not.toContain('Tell the user the documentation does not cover this');
+    // … and not again once keywords were given.
+    const again = await ask('How do I create a composite index in PostgreSQL?', { keywords: ['CREATE INDEX', 'composite index', 'PostgreSQL'] });
+    expect(again.result.grounded).toBe(false);
+    expect(again.text).not.toContain(RETRY_WITH_KEYWORDS);
+    expect(again.text).toContain('Tell the user the documentation does not cover this; do not guess');
   });
 
   it('quotes instructions found in a document as quoted data, never as its own words', async () => {
