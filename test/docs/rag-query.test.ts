@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QueryResultSchema, type QueryResult } from '../../src/docs/types.js';
-import { RETRY_WITH_KEYWORDS } from '../../tools/rag_query.js';
+import { LOW_CONFIDENCE_RETRY, RETRY_WITH_KEYWORDS } from '../../tools/rag_query.js';
 import { startHarness, textOf, type Harness } from '../helpers/harness.js';
 import { fixtureCopy, indexFor } from './helpers.js';
 
@@ -54,7 +54,17 @@ describe('rag_query over MCP', () => {
     expect(result.confidence).toBeGreaterThan(0.5);
     expect(result.confidence).toBeLessThanOrEqual(0.99);
     expect(text).toContain('Sources:\n[1] api.md › API');
-    expect(text).toMatch(/Confidence: \d+%/);
+    expect(text).toMatch(/Confidence: \d+%$/);
+    expect(text).not.toContain(LOW_CONFIDENCE_RETRY);
+  });
+
+  it('suggests asking again with keywords under an answer below even odds, unless keywords were given', async () => {
+    const { result, text } = await ask('Why is my output garbled on Windows?');
+    expect(result.grounded).toBe(true);
+    expect(result.confidence).toBeLessThan(0.5);
+    expect(text.endsWith(`%\n${LOW_CONFIDENCE_RETRY}`)).toBe(true);
+    const again = await ask('Why is my output garbled on Windows?', { keywords: ['encoding', 'Windows console', 'UTF-8'] });
+    expect(again.text).not.toContain(LOW_CONFIDENCE_RETRY);
   });
 
   it.each([
