@@ -134,7 +134,7 @@ export function renderExplanation(e: Explanation): string {
       `   ${t.word}${t.term !== t.word.toLowerCase() ? ` → ${t.term}` : ''}  idf ${t.idf.toFixed(2)}${t.found ? '' : '  not in the documentation'}${t.name ? '  (name)' : ''}${t.aside ? '  (aside: weighs less)' : ''}`,
     );
   if (e.missingNames.length) lines.push(`   Named but never mentioned: ${e.missingNames.join(', ')}`);
-  if (e.alternatives?.length) lines.push(`   Also searched (the words of these the documentation has): ${e.alternatives.join('; ')}`);
+  if (e.alternatives?.length) lines.push(`   Also searched beside the question: ${e.alternatives.join('; ')}`);
   lines.push(
     '',
     `2. Retrieval: ${count(e.retrieval.passages, 'passage')} from ${count(e.retrieval.documents, 'document')}; documents by score = best passage + second passage share + title bonus:`,

@@ -92,7 +92,7 @@ describe('docent ingest / ask / docs (built CLI)', () => {
       '--explain',
     );
     expect(withKeywords.code).toBe(0);
-    expect(withKeywords.stdout).toContain('\n   Also searched (the words of these the documentation has): --omit=dev; production\n');
+    expect(withKeywords.stdout).toContain('\n   Also searched beside the question: --omit=dev; production\n');
     const keywordsJson = JSON.parse((await docent('ask', q, '--tenant', 'cli', '--keywords', ' production ,, dev ', '--json', '--explain')).stdout);
     expect(keywordsJson.explain.alternatives).toEqual(['production', 'dev']);
     expect(keywordsJson.explain.rewrite_not_traced).toBeUndefined();

@@ -70,7 +70,7 @@ export const command: Command = {
       // above (a configured model may have written the answer, or declined, after the decision). A configured
       // model's rewrite of the question is not in the trace: the explanation says so.
       const index = parsed.values.explain ? await (await runtime.services.docs()).forTenant(runtime.config.tenant) : undefined;
-      const rewritten = runtime.config.docs.rewrite === 'auto' && (await runtime.services.model()).endpointConfigured;
+      const rewritten = index !== undefined && runtime.config.docs.rewrite === 'auto' && (await runtime.services.model()).endpointConfigured;
       const explanation = index
         ? explainTrace(await index.trace(question, { topK, library, ...(keywords?.length ? { alternatives: keywords } : {}) }), {
             documents: topK ?? 5,
