@@ -342,12 +342,15 @@ interface ModelHelp {
   answers?: Map<string, Map<string, string>>;
 }
 
+/** DIR/<set>.jsonl, where a set's recorded model help (keywords, rewrites, replies) or its prompts are kept: a set's name up to its first dot. */
+const helpFile = (dir: string, setName: string) => path.join(dir, `${setName.split('.')[0]}.jsonl`);
+
 /**
  * DIR/<set>.jsonl lines `{"id", "keywords": [...], "rewrite": "..."}` (or `{"id", "sha", "reply"}` for
  * --answers); a set's name up to its first dot.
  */
 async function readHelp(dir: string, setName: string, field: 'keywords' | 'rewrite' | 'reply'): Promise<Map<string, unknown>> {
-  const file = path.join(dir, `${setName.split('.')[0]}.jsonl`);
+  const file = helpFile(dir, setName);
   if (!existsSync(file)) throw usageError(`No recorded model help for set ${setName}: expected ${file}.`);
   const out = new Map<string, unknown>();
   for (const line of (await readFile(file, 'utf8')).split('\n').filter((l) => l.trim())) {
@@ -1056,7 +1059,7 @@ async function main(): Promise<void> {
         ...(values.keywords ? { keywords: (await readHelp(values.keywords, set.name, 'keywords')) as Map<string, string[]> } : {}),
         ...(values.rewrites ? { rewrites: (await readHelp(values.rewrites, set.name, 'rewrite')) as Map<string, string> } : {}),
         // A set without recorded answers (the lockbox has none) is answered by its quotes.
-        ...(values.answers && existsSync(path.join(values.answers, `${set.name.split('.')[0]}.jsonl`))
+        ...(values.answers && existsSync(helpFile(values.answers, set.name))
           ? { answers: (await readHelp(values.answers, set.name, 'reply')) as Map<string, Map<string, string>> }
           : {}),
       };
@@ -1068,8 +1071,7 @@ async function main(): Promise<void> {
       } = await runDocent(set, { ablate, set: overrides, embeddings: Boolean(values.embeddings), help, ...(prompts ? { prompts } : {}) });
       graded.set(set.name, g);
       if (model) modelCounts.set(set.name, model);
-      if (prompts && values.prompts)
-        await writeFile(path.join(values.prompts, `${set.name.split('.')[0]}.jsonl`), prompts.map((p) => JSON.stringify(p)).join('\n') + '\n');
+      if (prompts && values.prompts) await writeFile(helpFile(values.prompts, set.name), prompts.map((p) => JSON.stringify(p)).join('\n') + '\n');
       const baseline = values.fast ? undefined : await runBaseline(set);
       reports.push({ name: set.name, lockbox: Boolean(set.lockbox), development: set.development, docent: { ...metricsOf(g), ingest }, baseline });
       if (values.verbose && !set.lockbox) {
