@@ -61,6 +61,7 @@ export class BaselineIndex {
           names: '',
           title_terms: '',
           content,
+          links: '',
         },
         chunks: rows,
       });

@@ -30,6 +30,8 @@ export interface Explanation {
       passage: number;
       second: number;
       title_bonus: number;
+      /** From the words other pages link to it with. */
+      link_bonus: number;
       /** Heading path of its best passage. */
       section: string;
       /** IDF-weighted share of the question its best three passages hold. */
@@ -94,6 +96,7 @@ export function explainTrace(trace: QueryTrace, options: { documents?: number; r
         passage: round(d.parts.passage),
         second: round(d.parts.second),
         title_bonus: round(d.parts.title),
+        link_bonus: round(d.parts.links),
         section: d.chunks[0]?.chunk.section ?? '',
         coverage: round(d.coverage, 2),
       })),
@@ -137,11 +140,11 @@ export function renderExplanation(e: Explanation): string {
   if (e.alternatives?.length) lines.push(`   Also searched beside the question: ${e.alternatives.join('; ')}`);
   lines.push(
     '',
-    `2. Retrieval: ${count(e.retrieval.passages, 'passage')} from ${count(e.retrieval.documents, 'document')}; documents by score = best passage + second passage share + title bonus:`,
+    `2. Retrieval: ${count(e.retrieval.passages, 'passage')} from ${count(e.retrieval.documents, 'document')}; documents by score = best passage + second passage share + title bonus + link bonus:`,
   );
   e.retrieval.ranked.forEach((d, i) =>
     lines.push(
-      `   ${i + 1}. ${d.title} (${d.library})  ${d.score.toFixed(2)} = ${d.passage.toFixed(2)} + ${d.second.toFixed(2)} + ${d.title_bonus.toFixed(2)}  covers ${percent(d.coverage)}${d.section ? `  best: ${d.section}` : ''}`,
+      `   ${i + 1}. ${d.title} (${d.library})  ${d.score.toFixed(2)} = ${d.passage.toFixed(2)} + ${d.second.toFixed(2)} + ${d.title_bonus.toFixed(2)} + ${d.link_bonus.toFixed(2)}  covers ${percent(d.coverage)}${d.section ? `  best: ${d.section}` : ''}`,
     ),
   );
   const d = e.decision;

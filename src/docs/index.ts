@@ -604,7 +604,14 @@ export class DocIndex {
     const retrieval = await retrieve(
       store,
       stats,
-      { terms, titleTerms: titleTerms(question).split(' '), stemmer, extra: this.alternativeQuery(options.alternatives, terms, stats), vectorHits },
+      {
+        terms,
+        titleTerms: titleTerms(question).split(' '),
+        linkTerms: titleTerms([question, ...(options.alternatives ?? [])].join(' \n ')).split(' '),
+        stemmer,
+        extra: this.alternativeQuery(options.alternatives, terms, stats),
+        vectorHits,
+      },
       this.tuning,
     );
     const ranked = retrieval.documents.map((d) => d.doc.title);

@@ -8,6 +8,7 @@ import { closingRun, fenceOpening, runCloses } from './fence.js';
 import { contentTypeFromMime, contentTypeOf, parseDocument, type ContentType } from './parse.js';
 import { DEFAULT_LIBRARY } from './library.js';
 import { analyze, type Stemmer } from './tokens.js';
+import { LINKS_VERSION, linksOf } from './links.js';
 import type { ChunkRow, DocumentRow } from '../storage/chunks.js';
 
 /** Bumped when analysis changes, so re-ingesting refreshes every document. */
@@ -118,6 +119,7 @@ export function hashOf(input: PrepareInput, options: AnalysisOptions): string {
   return contentHash([
     CHUNKER_VERSION,
     ANALYZER_VERSION,
+    LINKS_VERSION,
     String(options.chunk.maxChars),
     String(options.chunk.pack === true),
     options.stemmer,
@@ -183,6 +185,7 @@ export function prepareDocument(input: PrepareInput, options: AnalysisOptions = 
       names: '',
       title_terms: titleTerms(heading),
       content: input.content,
+      links: JSON.stringify(linksOf(parsed.body, input.title, input.url)),
     },
     chunks,
   };

@@ -4,8 +4,8 @@
  * question names most; each may be re-scored by how much of the question it covers (coverageWeight, 0 by
  * measurement); passages are grouped by document, whose score is its best passage plus a share of the next
  * (secondPassageShare) and, from the title field (BM25 over each document's path
- * words, title, top heading and description, with its own length normalisation), a share of the best
- * passage's score. With embeddings, vector neighbours join the pool and the two rankings are fused by
+ * words, title, top heading and description, with its own length normalisation) and the link field (the words
+ * other pages link to it with, src/docs/links.ts), shares of the best passage's score. With embeddings, vector neighbours join the pool and the two rankings are fused by
  * reciprocal rank; a rewritten question or the caller's keywords are searched beside the question and their
  * BM25 added at a lower weight.
  */
@@ -39,8 +39,8 @@ export interface RankedDocument {
   coverage: number;
   /** Its title-field score relative to the best document's (0: the question names nothing of its title). */
   titleMatch: number;
-  /** What `score` sums: its best passage, the share of its second that counts, and its title-field bonus. */
-  parts: { passage: number; second: number; title: number };
+  /** What `score` sums: its best passage, the share of its second that counts, its title-field and link-field bonuses. */
+  parts: { passage: number; second: number; title: number; links: number };
 }
 
 export interface Retrieval {
@@ -80,6 +80,11 @@ export interface RetrieveInput {
   terms: QueryTerm[];
   /** The question's words as the title field holds them (src/docs/prepare.ts titleTerms). */
   titleTerms: string[];
+  /**
+   * The words the link field is searched with, as the title field holds them: the question's and any further
+   * wording's (the caller's keywords, a rewrite), since a link names a page in its readers' words.
+   */
+  linkTerms?: string[];
   /** The stemmer of the passages' terms. */
   stemmer: Stemmer;
   /** Further wording searched beside the question (a model's rewrite, the caller's keywords), analysed. */
@@ -131,6 +136,9 @@ export async function retrieve(store: ChunkStore, stats: CorpusStats, input: Ret
   const title =
     tuning.titleWeight > 0 ? stats.titleScores(input.titleTerms, tuning.titleK1, tuning.titleB, bodyForm) : { scores: new Map<string, number>(), full: 0 };
   const titles = title.scores;
+  // The link field: how much the words other pages link to each document with name the question.
+  const links =
+    tuning.linkWeight > 0 ? stats.linkScores(input.linkTerms ?? input.titleTerms, tuning.titleK1, tuning.titleB, bodyForm) : new Map<string, number>();
   const fusing = Boolean(vectorHits?.length);
   const topBm25 = Math.max(1e-9, ...[...byId.values()].map((e) => e.bm25));
   const candidates: Candidate[] = [];
@@ -183,6 +191,7 @@ export async function retrieve(store: ChunkStore, stats: CorpusStats, input: Ret
   // name, in every page) is not a full match: the share is of at least titleFloor of the question's whole.
   const bestTitle = Math.max(1e-9, tuning.titleFloor * title.full, ...[...groups.keys()].map((id) => titles.get(id) ?? 0));
   const bestPassage = candidates[0]?.score ?? 0;
+  const bestLinks = Math.max(1e-9, ...[...groups.keys()].map((id) => links.get(id) ?? 0));
   const documents: RankedDocument[] = [...groups.values()].map((chunks) => {
     const doc = chunks[0]!.doc;
     const union = new Set(chunks.slice(0, 3).flatMap((c) => [...c.matched]));
@@ -191,10 +200,11 @@ export async function retrieve(store: ChunkStore, stats: CorpusStats, input: Ret
       passage: chunks[0]!.score,
       second: tuning.secondPassageShare * (chunks[1]?.score ?? 0) * secondNovelty(chunks[0]!, chunks[1]),
       title: tuning.titleWeight * titleMatch * bestPassage,
+      links: tuning.linkWeight * ((links.get(doc.id) ?? 0) / bestLinks) * bestPassage,
     };
     return {
       doc,
-      score: parts.passage + parts.second + parts.title,
+      score: parts.passage + parts.second + parts.title + parts.links,
       chunks,
       coverage: coverageOf(terms, (t) => union.has(t)),
       titleMatch,
@@ -235,7 +245,7 @@ export async function relatedDocuments(
     listed.add(h.doc_id);
     const doc = stats.docs.get(h.doc_id)!;
     const candidate: Candidate = { chunk: h, doc, bm25: h.score, coverage: 0, matched: new Set(), copies: [], score: 0 };
-    out.push({ doc, score: 0, chunks: [candidate], coverage: 0, titleMatch: 0, parts: { passage: 0, second: 0, title: 0 } });
+    out.push({ doc, score: 0, chunks: [candidate], coverage: 0, titleMatch: 0, parts: { passage: 0, second: 0, title: 0, links: 0 } });
     if (out.length >= options.documents) break;
   }
   return out;

@@ -4,6 +4,7 @@
  * identifier the documentation mentions (for "the documentation has no `rotateFiles`").
  */
 import type { DocumentRow } from '../storage/chunks.js';
+import { pageKey } from './links.js';
 
 export interface CurrentDocument {
   id: string;
@@ -37,12 +38,13 @@ export class CorpusStats {
   readonly docFreq = new Map<string, number>();
   /** Number of chunks. */
   chunks = 0;
-  /** The title field: per document its terms' frequencies and length; per term the documents it titles. */
-  private readonly titles = new Map<string, { tf: Map<string, number>; length: number }>();
-  private readonly titleDf = new Map<string, number>();
-  private titleLength = 0;
+  /** The title field: each document's path words, title, top heading and description. */
+  private readonly titles: DocumentField;
+  /** The link field: the words other documents of its set use when they link to it (src/docs/links.ts). */
+  private readonly links: DocumentField;
 
   constructor(rows: DocumentRow[]) {
+    const titles = new Map<string, string[]>();
     for (const row of rows) {
       const idents = new Set(row.idents ? row.idents.split(' ') : []);
       this.docs.set(row.doc_id, {
@@ -64,13 +66,12 @@ export class CorpusStats {
         }
       }
       for (const id of idents) this.idents.add(id);
-      const words = (row.title_terms ?? '').split(' ').filter(Boolean);
-      const tf = new Map<string, number>();
-      for (const w of words) tf.set(w, (tf.get(w) ?? 0) + 1);
-      for (const w of tf.keys()) this.titleDf.set(w, (this.titleDf.get(w) ?? 0) + 1);
-      this.titles.set(row.doc_id, { tf, length: words.length });
-      this.titleLength += words.length;
+      titles.set(row.doc_id, (row.title_terms ?? '').split(' ').filter(Boolean));
     }
+    this.titles = new DocumentField(titles);
+    const links = new Map<string, string[]>();
+    for (const [target, wordings] of inboundLinks(rows)) links.set(target, [...wordings].flatMap((w) => w.split(' ')).filter(Boolean));
+    this.links = new DocumentField(links);
   }
 
   /**
@@ -81,28 +82,12 @@ export class CorpusStats {
    * holding every term once: what naming the whole question in a title would score.
    */
   titleScores(terms: string[], k1: number, b: number, bodyForm?: (term: string) => string): { scores: Map<string, number>; full: number } {
-    const out = new Map<string, number>();
-    const n = this.titles.size;
-    if (!n) return { scores: out, full: 0 };
-    const mean = this.titleLength / n || 1;
-    // With `bodyForm` (BM25F's one IDF over every field), a word most documents use in their text says little
-    // about which one the question means, however few titles hold it ("MkDocs", "install").
-    const idf = new Map(
-      [...new Set(terms)].map((t) => {
-        const df = Math.max(this.titleDf.get(t) ?? 0, bodyForm ? (this.docFreq.get(bodyForm(t)) ?? 0) : 0);
-        return [t, Math.log(1 + (n - df + 0.5) / (df + 0.5))];
-      }),
-    );
-    for (const [doc, title] of this.titles) {
-      let score = 0;
-      for (const [t, weight] of idf) {
-        const tf = title.tf.get(t);
-        if (!tf) continue;
-        score += (weight * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * title.length) / mean));
-      }
-      if (score > 0) out.set(doc, score);
-    }
-    return { scores: out, full: [...idf.values()].reduce((a, w) => a + w, 0) };
+    return this.titles.scores(terms, k1, b, this.docs.size, bodyForm && ((t) => this.docFreq.get(bodyForm(t)) ?? 0));
+  }
+
+  /** BM25 of the link field, as titleScores scores the title field. */
+  linkScores(terms: string[], k1: number, b: number, bodyForm?: (term: string) => string): Map<string, number> {
+    return this.links.scores(terms, k1, b, this.docs.size, bodyForm && ((t) => this.docFreq.get(bodyForm(t)) ?? 0)).scores;
   }
 
   get empty(): boolean {
@@ -125,5 +110,115 @@ export class CorpusStats {
 
   isCurrent(docId: string, version: string): boolean {
     return this.docs.get(docId)?.version === version;
+  }
+}
+
+/** One BM25 field with a text per document (documents without one hold nothing in it). */
+class DocumentField {
+  readonly tf = new Map<string, Map<string, number>>();
+  readonly lengths = new Map<string, number>();
+  /** Number of documents whose field holds each term. */
+  readonly df = new Map<string, number>();
+  private total = 0;
+
+  constructor(fields: Map<string, string[]>) {
+    for (const [id, words] of fields) {
+      const tf = new Map<string, number>();
+      for (const w of words) tf.set(w, (tf.get(w) ?? 0) + 1);
+      for (const w of tf.keys()) this.df.set(w, (this.df.get(w) ?? 0) + 1);
+      this.tf.set(id, tf);
+      this.lengths.set(id, words.length);
+      this.total += words.length;
+    }
+  }
+
+  /**
+   * BM25 for each document the terms hit: IDF over the `n` documents, counting for each term at least the
+   * documents `otherDf` says use it (BM25F's one IDF over every field), term frequency saturated by k1,
+   * normalised by the field's length against its mean. `full`: a field of mean length holding every term once.
+   */
+  scores(terms: string[], k1: number, b: number, n: number, otherDf?: (term: string) => number): { scores: Map<string, number>; full: number } {
+    const out = new Map<string, number>();
+    if (!this.tf.size || !n) return { scores: out, full: 0 };
+    const mean = this.total / this.tf.size || 1;
+    const idf = new Map(
+      [...new Set(terms)].map((t) => {
+        const df = Math.max(this.df.get(t) ?? 0, otherDf?.(t) ?? 0);
+        return [t, Math.log(1 + (n - df + 0.5) / (df + 0.5))];
+      }),
+    );
+    for (const [doc, tf] of this.tf) {
+      let score = 0;
+      const norm = 1 - b + (b * this.lengths.get(doc)!) / mean;
+      for (const [t, weight] of idf) {
+        const f = tf.get(t);
+        if (f) score += (weight * f * (k1 + 1)) / (f + k1 * norm);
+      }
+      if (score > 0) out.set(doc, score);
+    }
+    return { scores: out, full: [...idf.values()].reduce((a, w) => a + w, 0) };
+  }
+}
+
+/** Every ending of a page key by path segment, longest first: `docs/reference/config`, `reference/config`, `config`. */
+function endings(key: string): string[] {
+  const parts = key.split('/');
+  return parts.map((_, i) => parts.slice(i).join('/')).filter(Boolean);
+}
+
+/**
+ * The wordings of the links that point at each document from the other documents of its set, each distinct
+ * wording once. A link resolves to the one document whose path (its address's, for a page fetched by URL)
+ * ends as the link's target does, by the longest ending that names exactly one (`/docs/reference/config`
+ * finds `reference/config.md`); a target two documents end with, or none, credits nothing.
+ */
+export function inboundLinks(rows: readonly DocumentRow[]): Map<string, Set<string>> {
+  const byLibrary = new Map<string, Map<string, Set<string>>>();
+  for (const row of rows) {
+    let index = byLibrary.get(row.library);
+    if (!index) byLibrary.set(row.library, (index = new Map()));
+    for (const ending of endings(pageKey(pathOf(row)))) {
+      const ids = index.get(ending) ?? new Set<string>();
+      ids.add(row.doc_id);
+      index.set(ending, ids);
+    }
+  }
+  const out = new Map<string, Set<string>>();
+  for (const row of rows) {
+    for (const [key, words] of parsedLinks(row.links)) {
+      const index = byLibrary.get(row.library)!;
+      const found = endings(key)
+        .map((ending) => index.get(ending))
+        .find((ids) => ids !== undefined);
+      if (found?.size !== 1) continue;
+      const [target] = found;
+      if (target === row.doc_id) continue;
+      const wordings = out.get(target!) ?? new Set<string>();
+      wordings.add(words);
+      out.set(target!, wordings);
+    }
+  }
+  return out;
+}
+
+/** A document's path as its links were resolved against: its address's path when fetched by URL, else its title. */
+function pathOf(row: DocumentRow): string {
+  if (row.url) {
+    try {
+      return new URL(row.url).pathname;
+    } catch {
+      // An address that does not parse: the title is the path.
+    }
+  }
+  return row.title;
+}
+
+function parsedLinks(json: string | null | undefined): [string, string][] {
+  if (!json) return [];
+  try {
+    const value: unknown = JSON.parse(json);
+    return Array.isArray(value) ? value.filter((l): l is [string, string] => Array.isArray(l) && typeof l[0] === 'string' && typeof l[1] === 'string') : [];
+  } catch {
+    return [];
   }
 }

@@ -48,9 +48,14 @@ export interface DocumentRow {
   title_terms: string;
   /** The document's text as ingested (decoded); empty in rows written before it was stored. */
   content: string;
+  /**
+   * Its links to other pages of the documentation: JSON `[[target page key, link words], …]` (src/docs/links.ts);
+   * empty in rows written before links were kept.
+   */
+  links: string;
 }
 
-export type DocumentSummary = Omit<DocumentRow, 'vocab' | 'idents' | 'names' | 'title_terms' | 'content'>;
+export type DocumentSummary = Omit<DocumentRow, 'vocab' | 'idents' | 'names' | 'title_terms' | 'content' | 'links'>;
 
 export interface ChunkRow {
   chunk_id: string;
@@ -102,6 +107,7 @@ const DOC_SCHEMA = new Schema([
   new Field('title_terms', new Utf8(), true),
   new Field('library', new Utf8(), true),
   new Field('content', new Utf8(), true),
+  new Field('links', new Utf8(), true),
 ]);
 
 const CHUNK_SCHEMA = new Schema([
@@ -150,6 +156,7 @@ const ADDED_COLUMNS: Record<'documents' | 'chunks' | 'vectors', { name: string; 
     { name: 'title_terms', valueSql: "CAST('' AS STRING)" },
     { name: 'library', valueSql: `CAST('${LEGACY_LIBRARY}' AS STRING)` },
     { name: 'content', valueSql: "CAST('' AS STRING)" },
+    { name: 'links', valueSql: "CAST('' AS STRING)" },
   ],
   chunks: [{ name: 'library', valueSql: `CAST('${LEGACY_LIBRARY}' AS STRING)` }],
   vectors: [{ name: 'library', valueSql: `CAST('${LEGACY_LIBRARY}' AS STRING)` }],
@@ -286,8 +293,8 @@ export class ChunkStore {
   async summaries(): Promise<DocumentSummary[]> {
     const rows = await retryRead(() => this.docs.query().select(SUMMARY_COLUMNS).toArray());
     return rows
-      .map((r) => plainDoc({ ...r, vocab: '', idents: '', names: '' }))
-      .map(({ vocab: _v, idents: _i, names: _n, title_terms: _t, content: _c, ...rest }) => rest);
+      .map((r) => plainDoc({ ...r, vocab: '', idents: '', names: '', links: '' }))
+      .map(({ vocab: _v, idents: _i, names: _n, title_terms: _t, content: _c, links: _l, ...rest }) => rest);
   }
 
   async documentCount(): Promise<number> {
@@ -539,6 +546,7 @@ function plainDoc(r: Record<string, unknown>): DocumentRow {
     names: String(r.names ?? ''),
     title_terms: String(r.title_terms ?? ''),
     content: String(r.content ?? ''),
+    links: String(r.links ?? ''),
   };
 }
 

@@ -69,7 +69,7 @@ describe('docent ingest / ask / docs (built CLI)', () => {
     ).toEqual(['1. The quest', '2. Retrieval', '3. Evidence ', '4. Decision:', '5. Answer: t']);
     // The answer's stage names the unit that leads it, from the document it cites first.
     expect(why).toMatch(/\n {3}lead {12}\d\.\d{3} {2}\w+ of install\.md › Installation › Production installs/);
-    expect(why).toMatch(/\n {3}1\. install\.md \(product\) {2}[\d.]+ = [\d.]+ \+ [\d.]+ \+ [\d.]+ {2}covers \d+%/);
+    expect(why).toMatch(/\n {3}1\. install\.md \(product\) {2}[\d.]+ = [\d.]+ \+ [\d.]+ \+ [\d.]+ \+ [\d.]+ {2}covers \d+%/);
     expect(why).toMatch(/\n4\. Decision: answered: P\(answers\) 0\.\d\d ≥ threshold 0\.\d\d\.\n/);
     const json = JSON.parse((await docent('ask', q, '--tenant', 'cli', '--json', '--explain')).stdout);
     expect(json.grounded).toBe(true);

@@ -49,7 +49,7 @@ describe('explaining an answer from its trace', () => {
     expect(e.terms.every((t) => t.found)).toBe(true);
     // The ranking, best first, as the trace ranked it; each score is its parts' sum.
     expect(e.retrieval.ranked.map((d) => d.title)).toEqual(trace.ranked.slice(0, 5));
-    for (const d of e.retrieval.ranked) expect(d.passage + d.second + d.title_bonus).toBeCloseTo(d.score, 2);
+    for (const d of e.retrieval.ranked) expect(d.passage + d.second + d.title_bonus + d.link_bonus).toBeCloseTo(d.score, 2);
     const best = trace.retrieval!.documents[0]!;
     expect(e.retrieval.ranked[0]!.second).toBeCloseTo(TUNING.secondPassageShare * (best.chunks[1]?.score ?? 0), 3);
     expect(e.retrieval.documents).toBe(new Set(trace.retrieval!.candidates.map((c) => c.doc.id)).size);
@@ -68,7 +68,7 @@ describe('explaining an answer from its trace', () => {
     const text = renderExplanation(e);
     expect(text.split('\n').filter((l) => /^\d\. /.test(l))).toEqual([
       '1. The question, as searched (rarest word first; IDF, and where the documentation lacks it):',
-      `2. Retrieval: ${e.retrieval.passages} passages from ${e.retrieval.documents} documents; documents by score = best passage + second passage share + title bonus:`,
+      `2. Retrieval: ${e.retrieval.passages} passages from ${e.retrieval.documents} documents; documents by score = best passage + second passage share + title bonus + link bonus:`,
       '3. Evidence (value × weight = what it adds to the log-odds that the documentation answers):',
       `4. Decision: ${e.outcome}.`,
       "5. Answer: the units quoted (score = the question's weight they name × their passage's weight; why chosen):",

@@ -194,12 +194,12 @@ describe('data directories written before document sets', () => {
       const store = await openStore(dataDir, silentLogger());
       const prefix = `docs_${tenantKey('acme')}`;
       const prepared = prepareDocument({ title: 'gamma.md', content, contentType: 'markdown', origin: 'upload', library: 'default' });
-      const { library: _l, content: _c, ...oldDoc } = prepared.doc;
+      const { library: _l, content: _c, links: _k, ...oldDoc } = prepared.doc;
       const docs = await store.openTable(`${prefix}_documents`, OLD_DOCS);
       const chunks = await store.openTable(`${prefix}_chunks`, OLD_CHUNKS);
       // Another document ingested from a folder by the previous version.
       const fromFolder = prepareDocument({ title: 'delta.md', content: delta, contentType: 'markdown', origin: folder, library: 'default' });
-      const { library: _l2, content: _c2, ...oldFolderDoc } = fromFolder.doc;
+      const { library: _l2, content: _c2, links: _k2, ...oldFolderDoc } = fromFolder.doc;
       await docs.add([oldDoc, oldFolderDoc]);
       await chunks.add([...prepared.chunks, ...fromFolder.chunks].map(({ library: _x, ...c }) => c));
       expect((await docs.schema()).fields.map((f) => f.name)).not.toContain('library');

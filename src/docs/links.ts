@@ -1,0 +1,96 @@
+/**
+ * Links between pages: the words one page uses for another ("see [the proxy settings](config.md#httpproxy)")
+ * are a description of that page in its readers' words, not its author's. Collected at ingest from each
+ * page's own links; credited to the page they point to when the corpus statistics are built (stats.ts), since
+ * the target may be ingested before or after the page that links to it.
+ */
+import { posix } from 'node:path';
+import { cleanInline, referenceLabel } from './chunk.js';
+import { analyze } from './tokens.js';
+
+/** Changing what a link records changes this, so that re-ingesting unchanged files records their links again. */
+export const LINKS_VERSION = 'l1';
+
+/** Extensions a page's path is known by with or without: `config.md`, `config.html` and `config` are one page. */
+const PAGE_EXTENSION = /\.(?:md|mdx|markdown|rst|txt|html?)$/i;
+/** A directory's page: `guide/`, `guide/index.md` and `guide/README.md` are one page. */
+const DIRECTORY_PAGE = /(?:^|\/)(?:index|readme|_index)$/i;
+
+/** A page's key: its path without extension, directory page or surrounding slashes, lower case. */
+export function pageKey(path: string): string {
+  let key = path.trim().replace(/\\/g, '/').replace(PAGE_EXTENSION, '').replace(/\/+$/, '');
+  key = key.replace(DIRECTORY_PAGE, '').replace(/\/+$/, '');
+  return key
+    .replace(/^(?:\.\/)+/, '')
+    .replace(/^\/+/, '')
+    .toLowerCase();
+}
+
+const INLINE = /(?<!!)\[((?:[^\][]|\[[^\][]*\]){1,300})\]\(\s*<?([^()\s<>]+(?:\([^()\s]*\)[^()\s<>]*)*)>?(?:\s+"[^"]*")?\s*\)/g;
+const REFERENCE_USE = /(?<!!)\[([^\][]{1,300})\]\[([^\][]{0,300})\]/g;
+/** A shortcut reference (`[FAQ]`), a link when its label is defined. */
+const REFERENCE_SHORTCUT = /(?<![!\]\\])\[([^\][]{1,300})\](?![[(:])/g;
+const REFERENCE_DEFINITION = /^ {0,3}\[([^\]]{1,300})\]:\s*<?(\S+?)>?(?:\s+["'(].*)?$/gm;
+
+/**
+ * The page a link target names, as a key relative to the documentation's root, or undefined for a link
+ * out of it (another site, mail) or within the page itself. `from` is the linking page's path (its title),
+ * `url` the address it was fetched from, if any: a link to the same site resolves against that address.
+ */
+export function linkTarget(target: string, from: string, url?: string): string | undefined {
+  const t = target.trim();
+  if (!t || t.startsWith('#')) return undefined;
+  let path: string;
+  if (/^[a-z][a-z0-9+.-]*:|^\/\//i.test(t)) {
+    if (!url) return undefined;
+    try {
+      const base = new URL(url);
+      const to = new URL(t, base);
+      if (to.origin !== base.origin) return undefined;
+      path = `/${to.pathname}`;
+    } catch {
+      return undefined;
+    }
+  } else {
+    const bare = t.split(/[#?]/)[0]!;
+    if (!bare) return undefined;
+    path = bare.startsWith('/') ? bare : posix.normalize(posix.join(posix.dirname(from.replace(/\\/g, '/')), decodeURIComponentSafe(bare)));
+  }
+  const key = pageKey(path.replace(/^(?:\.\.\/)+/, ''));
+  return key && key !== pageKey(from) ? key : undefined;
+}
+
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/** The links of a page (its markdown as parsed): each target page's key and the link's words (title field form). */
+export function linksOf(markdown: string, from: string, url?: string): [string, string][] {
+  const definitions = new Map<string, string>();
+  for (const m of markdown.matchAll(REFERENCE_DEFINITION)) definitions.set(referenceLabel(m[1]!), m[2]!);
+  const found: [string, string][] = [];
+  const add = (text: string, target: string | undefined) => {
+    if (!target) return;
+    const key = linkTarget(target, from, url);
+    if (!key) return;
+    const words = analyze(cleanInline(text), { stemmer: 'plural' })
+      .map((t) => t.term)
+      .join(' ');
+    if (words) found.push([key, words]);
+  };
+  for (const m of markdown.matchAll(INLINE)) add(m[1]!, m[2]!);
+  for (const m of markdown.matchAll(REFERENCE_USE)) add(m[1]!, definitions.get(referenceLabel(m[2] || m[1]!)));
+  for (const m of markdown.matchAll(REFERENCE_SHORTCUT)) add(m[1]!, definitions.get(referenceLabel(m[1]!)));
+  // One entry per target and wording: a page that links to another ten times describes it once.
+  const seen = new Set<string>();
+  return found.filter(([key, words]) => {
+    const id = `${key}\n${words}`;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+}

@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { linksOf, linkTarget, pageKey } from '../../src/docs/links.js';
+import { inboundLinks } from '../../src/docs/stats.js';
+import type { DocumentRow } from '../../src/storage/chunks.js';
+import { ingestedIndex } from './helpers.js';
+
+describe('page keys', () => {
+  it('names a page the same with or without its extension, directory page or slashes', () => {
+    expect(pageKey('reference/config.md')).toBe('reference/config');
+    expect(pageKey('/reference/config.html')).toBe('reference/config');
+    expect(pageKey('reference/config/')).toBe('reference/config');
+    expect(pageKey('guide/index.md')).toBe('guide');
+    expect(pageKey('guide/README.md')).toBe('guide');
+    expect(pageKey('./Guide/Getting-Started.MDX')).toBe('guide/getting-started');
+  });
+});
+
+describe('link targets', () => {
+  it('resolves a relative target against the linking page and drops its fragment and query', () => {
+    expect(linkTarget('../reference/config.md#httpproxy', 'guide/proxies.md')).toBe('reference/config');
+    expect(linkTarget('profiles.md?tab=1', 'reference/manifest.md')).toBe('reference/profiles');
+    expect(linkTarget('/docs/commands/install/', 'guide/start.md')).toBe('docs/commands/install');
+    expect(linkTarget('Server%20Options.md', 'Reference/Routes.md')).toBe('reference/server options');
+  });
+
+  it('ignores links out of the documentation and within the page', () => {
+    expect(linkTarget('https://example.com/docs/config', 'guide/a.md')).toBeUndefined();
+    expect(linkTarget('mailto:team@example.com', 'guide/a.md')).toBeUndefined();
+    expect(linkTarget('#options', 'guide/a.md')).toBeUndefined();
+    expect(linkTarget('a.md#options', 'guide/a.md')).toBeUndefined();
+  });
+
+  it('resolves an address on the site a page was fetched from, and nothing on another', () => {
+    const url = 'https://docs.example.com/guide/start';
+    expect(linkTarget('https://docs.example.com/reference/config#proxy', 'Getting started', url)).toBe('reference/config');
+    expect(linkTarget('/reference/config', 'Getting started', url)).toBe('reference/config');
+    expect(linkTarget('https://other.example.com/reference/config', 'Getting started', url)).toBeUndefined();
+  });
+});
+
+describe('a page’s links', () => {
+  it('reads inline and reference links with their words, not images, each target and wording once', () => {
+    const markdown = [
+      'Set the [proxy settings](../reference/config.md#http) first, or see [`http.proxy`][proxy].',
+      'Again: the [proxy settings](../reference/config.md).',
+      '![diagram](../reference/diagram.md)',
+      'Read the [FAQ] and [elsewhere](https://example.com/x).',
+      '',
+      '[proxy]: ../reference/config.md#httpproxy',
+      '[faq]: ../faq.md',
+    ].join('\n');
+    expect(linksOf(markdown, 'guide/network.md')).toEqual([
+      ['reference/config', 'proxy setting'],
+      ['reference/config', 'http.proxy http proxy'],
+      ['faq', 'faq'],
+    ]);
+  });
+});
+
+function row(doc_id: string, links: [string, string][], library = 'docs', url: string | null = null): DocumentRow {
+  return {
+    doc_id,
+    library,
+    title: doc_id,
+    url,
+    origin: 'test',
+    content_type: 'markdown',
+    hash: doc_id,
+    version: 'v1',
+    chunks: 1,
+    chars: 1,
+    updated_at: '2026-11-27T00:00:00Z',
+    vocab: '{}',
+    idents: '',
+    names: '',
+    title_terms: '',
+    content: '',
+    links: JSON.stringify(links),
+  };
+}
+
+describe('links credited to the page they point at', () => {
+  it('finds the one page whose path ends as the target does, and credits nothing when two do', () => {
+    const inbound = inboundLinks([
+      row('book/reference/config.md', []),
+      row('book/guide/config.md', []),
+      row('book/reference/profiles.md', []),
+      row('book/guide/start.md', [
+        ['docs/reference/config', 'configuration file'],
+        ['book/reference/profiles', 'release profile'],
+        ['config', 'ambiguous'],
+        ['book/guide/start', 'itself'],
+        ['nowhere/else', 'missing'],
+      ]),
+      row('book/faq.md', [['book/reference/profiles', 'strip symbols']]),
+    ]);
+    expect([...inbound.keys()].sort()).toEqual(['book/reference/config.md', 'book/reference/profiles.md']);
+    expect([...inbound.get('book/reference/config.md')!]).toEqual(['configuration file']);
+    expect([...inbound.get('book/reference/profiles.md')!].sort()).toEqual(['release profile', 'strip symbols']);
+  });
+
+  it('keeps document sets apart, and reads a fetched page by its address', () => {
+    const inbound = inboundLinks([
+      row('a/config.md', [], 'alpha'),
+      row('b/start.md', [['config', 'settings']], 'beta'),
+      row('Configuration', [], 'gamma', 'https://docs.example.com/reference/config'),
+      row('Start', [['reference/config', 'the settings page']], 'gamma', 'https://docs.example.com/start'),
+    ]);
+    expect([...inbound.keys()]).toEqual(['Configuration']);
+  });
+
+  it('reads rows written before links were kept, or with a damaged value, as having none', () => {
+    const old = { ...row('a.md', []), links: '' };
+    const damaged = { ...row('b.md', []), links: '{not json' };
+    expect(inboundLinks([old, damaged, row('c.md', [['a', 'words']])]).get('a.md')).toEqual(new Set(['words']));
+  });
+});
+
+describe('the link field in a real index', () => {
+  let fixture: Awaited<ReturnType<typeof ingestedIndex>>;
+  beforeAll(async () => {
+    fixture = await ingestedIndex('links', {
+      'reference/timeouts.md': '# Timeouts\n\nSockets that sit unused are closed by the client.\n',
+      'reference/pool.md': '# Pool\n\nSockets that sit unused are counted by the client.\n',
+      'guide/tuning.md': '# Tuning\n\nBefore raising limits, read about [idle reaping](../reference/timeouts.md) and keep the defaults.\n',
+    });
+  });
+  afterAll(async () => fixture.close());
+
+  // The two reference pages hold the question's words alike (a tie, broken by title, would put pool.md first).
+  it('ranks the page other pages link to with the question’s words above an equal page no link names', async () => {
+    const trace = await fixture.index.trace('Is there idle reaping of unused sockets in the client?');
+    const ranked = trace.retrieval!.documents.map((d) => [d.doc.title, d.parts.links > 0] as const);
+    const at = (title: string) => ranked.findIndex(([t]) => t === title);
+    expect(at('reference/timeouts.md')).toBeGreaterThanOrEqual(0);
+    expect(at('reference/timeouts.md')).toBeLessThan(at('reference/pool.md'));
+    expect(ranked.filter(([, linked]) => linked).map(([t]) => t)).toEqual(['reference/timeouts.md']);
+  });
+});
