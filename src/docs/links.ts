@@ -9,7 +9,7 @@ import { cleanInline, referenceLabel } from './chunk.js';
 import { analyze } from './tokens.js';
 
 /** Changing what a link records changes this, so that re-ingesting unchanged files records their links again. */
-export const LINKS_VERSION = 'l1';
+export const LINKS_VERSION = 'l2';
 
 /** Extensions a page's path is known by with or without: `config.md`, `config.html` and `config` are one page. */
 const PAGE_EXTENSION = /\.(?:md|mdx|markdown|rst|txt|html?)$/i;
@@ -41,23 +41,26 @@ export function linkTarget(target: string, from: string, url?: string): string |
   const t = target.trim();
   if (!t || t.startsWith('#')) return undefined;
   let path: string;
-  if (/^[a-z][a-z0-9+.-]*:|^\/\//i.test(t)) {
-    if (!url) return undefined;
+  if (url) {
+    // A page fetched from a site: its links resolve as a browser resolves them, and only those to the same site count.
+    let base: URL;
+    let to: URL;
     try {
-      const base = new URL(url);
-      const to = new URL(t, base);
-      if (to.origin !== base.origin) return undefined;
-      path = `/${to.pathname}`;
+      base = new URL(url);
+      to = new URL(t, base);
     } catch {
       return undefined;
     }
+    if (to.origin !== base.origin || to.pathname === base.pathname) return undefined;
+    path = decodeURIComponentSafe(to.pathname);
   } else {
+    if (/^[a-z][a-z0-9+.-]*:|^\/\//i.test(t)) return undefined;
     const bare = t.split(/[#?]/)[0]!;
     if (!bare) return undefined;
     path = bare.startsWith('/') ? bare : posix.normalize(posix.join(posix.dirname(from.replace(/\\/g, '/')), decodeURIComponentSafe(bare)));
   }
   const key = pageKey(path.replace(/^(?:\.\.\/)+/, ''));
-  return key && key !== pageKey(from) ? key : undefined;
+  return key && (url || key !== pageKey(from)) ? key : undefined;
 }
 
 function decodeURIComponentSafe(s: string): string {
@@ -68,8 +71,11 @@ function decodeURIComponentSafe(s: string): string {
   }
 }
 
-/** The links of a page (its markdown as parsed): each target page's key and the link's words (title field form). */
-export function linksOf(markdown: string, from: string, url?: string): [string, string][] {
+/**
+ * The links of a page: those of its markdown as parsed, and `others` (target, text) the parse read as text
+ * (an HTML page's anchors). Each as its target page's key and the link's words (title field form).
+ */
+export function linksOf(markdown: string, from: string, url?: string, others: readonly [string, string][] = []): [string, string][] {
   const definitions = new Map<string, string>();
   for (const m of markdown.matchAll(REFERENCE_DEFINITION)) definitions.set(referenceLabel(m[1]!), m[2]!);
   const found: [string, string][] = [];
@@ -85,6 +91,7 @@ export function linksOf(markdown: string, from: string, url?: string): [string, 
   for (const m of markdown.matchAll(INLINE)) add(m[1]!, m[2]!);
   for (const m of markdown.matchAll(REFERENCE_USE)) add(m[1]!, definitions.get(referenceLabel(m[2] || m[1]!)));
   for (const m of markdown.matchAll(REFERENCE_SHORTCUT)) add(m[1]!, definitions.get(referenceLabel(m[1]!)));
+  for (const [target, text] of others) add(text, target);
   // One entry per target and wording: a page that links to another ten times describes it once.
   const seen = new Set<string>();
   return found.filter(([key, words]) => {

@@ -51,6 +51,11 @@ export interface ParsedDocument {
    * (ids, layouts, flags, dates) are for the site generator, and lists are not read.
    */
   metadata?: string;
+  /**
+   * Links the body no longer shows as links (an HTML page's anchors, read as their text): each target as
+   * written and its text. A markdown body keeps its links in place (src/docs/links.ts reads them there).
+   */
+  links?: [target: string, text: string][];
 }
 
 /** Reads a simple YAML front matter block (`key: value` lines; quoted or bare scalars). */
@@ -165,10 +170,16 @@ function isPermalink(elem: { attribs?: Record<string, string> }, text: string): 
   return (elem.attribs?.href ?? '').startsWith('#') && !/[\p{L}\p{N}]/u.test(text);
 }
 
-const anchorFormatter: FormatCallback = (elem, walk, builder) => {
-  if (isPermalink(elem, DomUtils.textContent(elem as never))) return;
-  walk(elem.children, builder);
-};
+/** An anchor read as its text; `links` collects each one's target and text. */
+function anchorFormatter(links: [string, string][]): FormatCallback {
+  return (elem, walk, builder) => {
+    const text = DomUtils.textContent(elem as never);
+    if (isPermalink(elem, text)) return;
+    const href = (elem as { attribs?: Record<string, string> }).attribs?.href;
+    if (href && text.trim()) links.push([href, text.trim()]);
+    walk(elem.children, builder);
+  };
+}
 
 /** Page chrome inside the content region: navigation, search, sidebars, footers, controls, hidden and decorative parts. */
 const CHROME = [
@@ -204,12 +215,19 @@ function withoutTrailingBlankCode(body: string): string {
   return out.join('\n');
 }
 
-export function htmlToMarkdownish(html: string): { body: string; title?: string; description?: string } {
+export function htmlToMarkdownish(html: string): { body: string; title?: string; description?: string; links: [string, string][] } {
   const title = titleOf(html);
   const { content, description } = contentOf(html);
+  const links: [string, string][] = [];
   const body = convert(content, {
     wordwrap: false,
-    formatters: { mdHeading: headingFormatter, mdPre: preFormatter, mdCode: inlineCodeFormatter, mdAnchor: anchorFormatter, mdTable: tableFormatter },
+    formatters: {
+      mdHeading: headingFormatter,
+      mdPre: preFormatter,
+      mdCode: inlineCodeFormatter,
+      mdAnchor: anchorFormatter(links),
+      mdTable: tableFormatter,
+    },
     selectors: [
       ...[1, 2, 3, 4, 5, 6].map((level) => ({ selector: `h${level}`, format: 'mdHeading', options: { level } })),
       { selector: 'pre', format: 'mdPre' },
@@ -226,7 +244,7 @@ export function htmlToMarkdownish(html: string): { body: string; title?: string;
       { selector: 'blockquote', format: 'block' },
     ],
   });
-  return { body: withoutTrailingBlankCode(body), title: title || undefined, description };
+  return { body: withoutTrailingBlankCode(body), title: title || undefined, description, links };
 }
 
 const RST_ADORNMENT = /^([=\-~^"'`#*+:.<>_])\1{2,}\s*$/;

@@ -278,6 +278,7 @@ describe('structure-aware chunking', () => {
         'lumen.reopen()',
         'Reopens the log file after `logrotate` moved it.',
       ].join('\n\n'),
+      links: [],
     });
     // MkDocs Material: the one <article> of <main>; the copy button and the edit icon's title go, a quote reads as text.
     expect(parseDocument(await site('material'), 'html').body).toBe(

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { linksOf, linkTarget, pageKey } from '../../src/docs/links.js';
+import { parseDocument } from '../../src/docs/parse.js';
 import { inboundLinks } from '../../src/docs/stats.js';
 import type { DocumentRow } from '../../src/storage/chunks.js';
 import { ingestedIndex } from './helpers.js';
@@ -35,6 +36,10 @@ describe('link targets', () => {
     expect(linkTarget('https://docs.example.com/reference/config#proxy', 'Getting started', url)).toBe('reference/config');
     expect(linkTarget('/reference/config', 'Getting started', url)).toBe('reference/config');
     expect(linkTarget('https://other.example.com/reference/config', 'Getting started', url)).toBeUndefined();
+    expect(linkTarget('../reference/config.html', 'Getting started', 'https://docs.example.com/guide/network/')).toBe('guide/reference/config');
+    expect(linkTarget('sub/page.html', 'Getting started', 'https://docs.example.com/guide/start')).toBe('guide/sub/page');
+    expect(linkTarget('#proxy', 'Getting started', url)).toBeUndefined();
+    expect(linkTarget('start?tab=2', 'Getting started', url)).toBeUndefined();
   });
 });
 
@@ -52,6 +57,25 @@ describe('a page’s links', () => {
     expect(linksOf(markdown, 'guide/network.md')).toEqual([
       ['reference/config', 'proxy setting'],
       ['reference/config', 'http.proxy http proxy'],
+      ['faq', 'faq'],
+    ]);
+  });
+});
+
+describe('an HTML page’s links', () => {
+  it('reads its anchors (not permalinks, not the navigation) though its body shows them as text', () => {
+    const html = [
+      '<html><head><title>Network</title></head><body>',
+      '<nav><a href="../reference/other.html">Other</a></nav>',
+      '<main><h1>Network <a href="#network">¶</a></h1>',
+      '<p>Set the <a href="../reference/config.html#proxy">proxy settings</a>, see <a href="https://docs.example.com/faq/">the FAQ</a>.</p>',
+      '</main></body></html>',
+    ].join('');
+    const parsed = parseDocument(html, 'html');
+    expect(parsed.body).toContain('Set the proxy settings, see the FAQ.');
+    expect(linksOf(parsed.body, 'guide/network.html', undefined, parsed.links)).toEqual([['reference/config', 'proxy setting']]);
+    expect(linksOf(parsed.body, 'Network', 'https://docs.example.com/guide/network.html', parsed.links)).toEqual([
+      ['reference/config', 'proxy setting'],
       ['faq', 'faq'],
     ]);
   });
