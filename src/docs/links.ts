@@ -9,7 +9,7 @@ import { cleanInline, referenceLabel } from './chunk.js';
 import { analyze } from './tokens.js';
 
 /** Changing what a link records changes this, so that re-ingesting unchanged files records their links again. */
-export const LINKS_VERSION = 'l2';
+export const LINKS_VERSION = 'l3';
 
 /** Extensions a page's path is known by with or without: `config.md`, `config.html` and `config` are one page. */
 const PAGE_EXTENSION = /\.(?:md|mdx|markdown|rst|txt|html?)$/i;
@@ -71,11 +71,35 @@ function decodeURIComponentSafe(s: string): string {
   }
 }
 
+/** Words of a link's text as the title field holds them. */
+function linkWords(text: string): string {
+  return analyze(cleanInline(text), { stemmer: 'plural' })
+    .map((t) => t.term)
+    .join(' ');
+}
+
+/** A reStructuredText cross-reference (Sphinx): `:doc:` names a page, `:ref:` a label; `Text <target>` or the target alone. */
+const RST_ROLE = /:(doc|ref):`([^`\n]{1,300})`/g;
+/** A reStructuredText hyperlink with its target inline: `` `Text <target>`_ `` (or `__`). */
+const RST_HYPERLINK = /(?<![:\w])`([^`<\n]{1,300})<([^`>\s]{1,300})>`__?/g;
+/** A label for cross-references (`.. _label:`), naming the section after it. */
+const RST_LABEL = /^\.\. _([^:\n`]{1,200}):\s*$/gm;
+
 /**
- * The links of a page: those of its markdown as parsed, and `others` (target, text) the parse read as text
- * (an HTML page's anchors). Each as its target page's key and the link's words (title field form).
+ * A label's key in a page's links: `#` and the label as Sphinx normalises it (lower case, whitespace as one
+ * space). A page's own labels are recorded with no words; a `:ref:` to one with the words it is shown with.
  */
-export function linksOf(markdown: string, from: string, url?: string, others: readonly [string, string][] = []): [string, string][] {
+export function labelKey(label: string): string {
+  return `#${label.trim().replace(/\s+/g, ' ').toLowerCase()}`;
+}
+
+/**
+ * The links of a page: those of its markdown as parsed, those a reStructuredText source writes as roles and
+ * hyperlinks (`rst`, the page as written), and `others` (target, text) the parse read as text (an HTML page's
+ * anchors). Each as its target's key (a page key, or a label's) and the link's words (title field form); a
+ * reStructuredText page's own labels come as keys with no words.
+ */
+export function linksOf(markdown: string, from: string, url?: string, others: readonly [string, string][] = [], rst?: string): [string, string][] {
   const definitions = new Map<string, string>();
   for (const m of markdown.matchAll(REFERENCE_DEFINITION)) definitions.set(referenceLabel(m[1]!), m[2]!);
   const found: [string, string][] = [];
@@ -83,15 +107,27 @@ export function linksOf(markdown: string, from: string, url?: string, others: re
     if (!target) return;
     const key = linkTarget(target, from, url);
     if (!key) return;
-    const words = analyze(cleanInline(text), { stemmer: 'plural' })
-      .map((t) => t.term)
-      .join(' ');
+    const words = linkWords(text);
     if (words) found.push([key, words]);
   };
   for (const m of markdown.matchAll(INLINE)) add(m[1]!, m[2]!);
   for (const m of markdown.matchAll(REFERENCE_USE)) add(m[1]!, definitions.get(referenceLabel(m[2] || m[1]!)));
   for (const m of markdown.matchAll(REFERENCE_SHORTCUT)) add(m[1]!, definitions.get(referenceLabel(m[1]!)));
   for (const [target, text] of others) add(text, target);
+  if (rst !== undefined) {
+    for (const m of rst.matchAll(RST_ROLE)) {
+      const explicit = /^(.*?)\s*<([^<>]+)>$/.exec(m[2]!.trim());
+      const target = (explicit ? explicit[2]! : m[2]!).trim().replace(/^~/, '');
+      // A role with no text of its own is shown with its target's title; its label or path words stand in.
+      const text = explicit?.[1] || target.replace(/[-_/]+/g, ' ');
+      if (m[1] === 'ref') {
+        const words = linkWords(text);
+        if (words) found.push([labelKey(target), words]);
+      } else add(text, target);
+    }
+    for (const m of rst.matchAll(RST_HYPERLINK)) add(m[1]!, m[2]!);
+    for (const m of rst.matchAll(RST_LABEL)) found.push([labelKey(m[1]!), '']);
+  }
   // One entry per target and wording: a page that links to another ten times describes it once.
   const seen = new Set<string>();
   return found.filter(([key, words]) => {

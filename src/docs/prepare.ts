@@ -185,7 +185,7 @@ export function prepareDocument(input: PrepareInput, options: AnalysisOptions = 
       names: '',
       title_terms: titleTerms(heading),
       content: input.content,
-      links: JSON.stringify(linksOf(parsed.body, input.title, input.url, parsed.links)),
+      links: JSON.stringify(linksOf(parsed.body, input.title, input.url, parsed.links, input.contentType === 'rst' ? input.content : undefined)),
     },
     chunks,
   };

@@ -170,26 +170,37 @@ function endings(key: string): string[] {
  * The wordings of the links that point at each document from the other documents of its set, each distinct
  * wording once. A link resolves to the one document whose path (its address's, for a page fetched by URL)
  * ends as the link's target does, by the longest ending that names exactly one (`/docs/reference/config`
- * finds `reference/config.md`); a target two documents end with, or none, credits nothing.
+ * finds `reference/config.md`), or, for a reference to a label, to the one document that defines it; a
+ * target two documents end with or define, or none, credits nothing.
  */
 export function inboundLinks(rows: readonly DocumentRow[]): Map<string, Set<string>> {
-  const byLibrary = new Map<string, Map<string, Set<string>>>();
+  const byLibrary = new Map<string, { paths: Map<string, Set<string>>; labels: Map<string, Set<string>> }>();
+  const indexOf = (library: string) => {
+    let index = byLibrary.get(library);
+    if (!index) byLibrary.set(library, (index = { paths: new Map(), labels: new Map() }));
+    return index;
+  };
+  const note = (map: Map<string, Set<string>>, key: string, id: string) => {
+    const ids = map.get(key) ?? new Set<string>();
+    ids.add(id);
+    map.set(key, ids);
+  };
   for (const row of rows) {
-    let index = byLibrary.get(row.library);
-    if (!index) byLibrary.set(row.library, (index = new Map()));
-    for (const ending of endings(pageKey(pathOf(row)))) {
-      const ids = index.get(ending) ?? new Set<string>();
-      ids.add(row.doc_id);
-      index.set(ending, ids);
-    }
+    const index = indexOf(row.library);
+    for (const ending of endings(pageKey(pathOf(row)))) note(index.paths, ending, row.doc_id);
+    // A page's own labels (reStructuredText `.. _label:`), recorded as label keys with no words.
+    for (const [key, words] of parsedLinks(row.links)) if (!words && key.startsWith('#')) note(index.labels, key, row.doc_id);
   }
   const out = new Map<string, Set<string>>();
   for (const row of rows) {
+    const index = indexOf(row.library);
     for (const [key, words] of parsedLinks(row.links)) {
-      const index = byLibrary.get(row.library)!;
-      const found = endings(key)
-        .map((ending) => index.get(ending))
-        .find((ids) => ids !== undefined);
+      if (!words) continue;
+      const found = key.startsWith('#')
+        ? index.labels.get(key)
+        : endings(key)
+            .map((ending) => index.paths.get(ending))
+            .find((ids) => ids !== undefined);
       if (found?.size !== 1) continue;
       const [target] = found;
       if (target === row.doc_id) continue;

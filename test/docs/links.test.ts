@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { linksOf, linkTarget, pageKey } from '../../src/docs/links.js';
+import { labelKey, linksOf, linkTarget, pageKey } from '../../src/docs/links.js';
 import { parseDocument } from '../../src/docs/parse.js';
 import { inboundLinks } from '../../src/docs/stats.js';
 import type { DocumentRow } from '../../src/storage/chunks.js';
@@ -58,6 +58,29 @@ describe('a page’s links', () => {
       ['reference/config', 'proxy setting'],
       ['reference/config', 'http.proxy http proxy'],
       ['faq', 'faq'],
+    ]);
+  });
+});
+
+describe('a reStructuredText page’s links', () => {
+  it('reads :doc: and :ref: roles, hyperlinks with their target inline, and the labels it defines', () => {
+    const rst = [
+      '.. _security-xss:',
+      '',
+      'Cross-Site Scripting',
+      '====================',
+      '',
+      'See :doc:`/patterns/javascript`, :doc:`the packaging guide <packages>`, :ref:`security-csp`,',
+      ':ref:`how to escape <Escaping>`, `the config page <config.html#x>`__, `Jinja <https://jinja.example.org>`_',
+      'and :class:`Flask`.',
+    ].join('\n');
+    expect(linksOf('', 'tutorial/index.rst', undefined, [], rst)).toEqual([
+      ['patterns/javascript', 'pattern javascript'],
+      ['tutorial/packages', 'packaging guide'],
+      [labelKey('security-csp'), 'security csp'],
+      [labelKey('escaping'), 'escape'],
+      ['tutorial/config', 'config page'],
+      [labelKey('security-xss'), ''],
     ]);
   });
 });
@@ -131,6 +154,20 @@ describe('links credited to the page they point at', () => {
       row('Start', [['reference/config', 'the settings page']], 'gamma', 'https://docs.example.com/start'),
     ]);
     expect([...inbound.keys()]).toEqual(['Configuration']);
+  });
+
+  it('credits a reference to a label to the one page that defines it', () => {
+    const inbound = inboundLinks([
+      row('security.rst', [[labelKey('security-xss'), '']]),
+      row('a.rst', [[labelKey('dup'), '']]),
+      row('b.rst', [[labelKey('dup'), '']]),
+      row('templates.rst', [
+        [labelKey('security-xss'), 'cross site scripting'],
+        [labelKey('dup'), 'ambiguous'],
+        [labelKey('undefined'), 'missing'],
+      ]),
+    ]);
+    expect([...inbound]).toEqual([['security.rst', new Set(['cross site scripting'])]]);
   });
 
   it('reads rows written before links were kept, or with a damaged value, as having none', () => {
