@@ -26,10 +26,17 @@ export function pageKey(path: string): string {
     .toLowerCase();
 }
 
+/**
+ * An inline link, `[text](target "title")`: its text may hold one level of brackets, its target one level of
+ * parentheses. Bounded parts, each a character class the next cannot start, so a page of unclosed brackets
+ * costs its length.
+ */
 const INLINE = /(?<!!)\[((?:[^\][]|\[[^\][]*\]){1,300})\]\(\s*<?([^()\s<>]+(?:\([^()\s]*\)[^()\s<>]*)*)>?(?:\s+"[^"]*")?\s*\)/g;
+/** A full or collapsed reference link, `[text][label]` or `[text][]`. */
 const REFERENCE_USE = /(?<!!)\[([^\][]{1,300})\]\[([^\][]{0,300})\]/g;
 /** A shortcut reference (`[FAQ]`), a link when its label is defined. */
 const REFERENCE_SHORTCUT = /(?<![!\]\\])\[([^\][]{1,300})\](?![[(:])/g;
+/** A link reference definition, `[label]: target "title"`. */
 const REFERENCE_DEFINITION = /^ {0,3}\[([^\]]{1,300})\]:\s*<?(\S+?)>?(?:\s+["'(].*)?$/gm;
 
 /**
@@ -55,10 +62,11 @@ export function linkTarget(target: string, from: string, url?: string): string |
     path = decodeURIComponentSafe(to.pathname);
   } else {
     if (/^[a-z][a-z0-9+.-]*:|^\/\//i.test(t)) return undefined;
-    const bare = t.split(/[#?]/)[0]!;
+    const bare = decodeURIComponentSafe(t.split(/[#?]/)[0]!);
     if (!bare) return undefined;
-    path = bare.startsWith('/') ? bare : posix.normalize(posix.join(posix.dirname(from.replace(/\\/g, '/')), decodeURIComponentSafe(bare)));
+    path = bare.startsWith('/') ? bare : posix.normalize(posix.join(posix.dirname(from.replace(/\\/g, '/')), bare));
   }
+  // A relative link that climbs above the pages ingested keeps the rest of its path, found by its ending.
   const key = pageKey(path.replace(/^(?:\.\.\/)+/, ''));
   return key && (url || key !== pageKey(from)) ? key : undefined;
 }
