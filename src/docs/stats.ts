@@ -1,7 +1,8 @@
 /**
  * Corpus statistics of one tenant's index, rebuilt from the documents table when it changes: which
- * documents are current (and at which version), how many chunks contain each term (for IDF), and every
- * identifier the documentation mentions (for "the documentation has no `rotateFiles`").
+ * documents are current (and at which version), how many chunks contain each term (for IDF), every
+ * identifier the documentation mentions (for "the documentation has no `rotateFiles`"), and the two
+ * per-document fields: the title field, and the link field gathered from the links the other documents make.
  */
 import type { DocumentRow } from '../storage/chunks.js';
 import { pageKey } from './links.js';
