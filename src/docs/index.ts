@@ -6,9 +6,10 @@
  * The pipeline, one module per stage:
  *   parse (parse.ts: any format → markdown-like text)
  *   → chunk (chunk.ts: sections → passages with heading paths)
- *   → index (prepare.ts: analysed terms, the title field, identifiers; tokens.ts is the one analyser, and
- *     the one sentence splitter; storage/chunks.ts writes LanceDB)
- *   → retrieve (question.ts reads the question; search.ts: BM25 pool, coverage, documents)
+ *   → index (prepare.ts: analysed terms, the title field, identifiers; links.ts: each page's links;
+ *     tokens.ts is the one analyser, and the one sentence splitter; storage/chunks.ts writes LanceDB)
+ *   → retrieve (question.ts reads the question; stats.ts: corpus statistics, the title and link fields;
+ *     search.ts: BM25 pool, coverage, documents)
  *   → evidence (evidence.ts: features that mean the same in any corpus)
  *   → decide and calibrate (evidence.ts CALIBRATION: refuse, or answer with a confidence)
  *   → compose (units.ts: quotable units; answer.ts: what to quote and how it cites).
