@@ -6,7 +6,7 @@
  */
 import { posix } from 'node:path';
 import { cleanInline, referenceLabel } from './chunk.js';
-import { analyze } from './tokens.js';
+import { titleTerms } from './tokens.js';
 
 /** Changing what a link records changes this, so that re-ingesting unchanged files records their links again. */
 export const LINKS_VERSION = 'l3';
@@ -81,9 +81,7 @@ function decodeURIComponentSafe(s: string): string {
 
 /** Words of a link's text as the title field holds them. */
 function linkWords(text: string): string {
-  return analyze(cleanInline(text), { stemmer: 'plural' })
-    .map((t) => t.term)
-    .join(' ');
+  return titleTerms(cleanInline(text));
 }
 
 /** A reStructuredText cross-reference (Sphinx): `:doc:` names a page, `:ref:` a label; `Text <target>` or the target alone. */

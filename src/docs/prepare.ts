@@ -7,7 +7,7 @@ import { CHUNKER_VERSION, chunkMarkdown, type ChunkOptions, DEFAULT_CHUNK_OPTION
 import { closingRun, fenceOpening, runCloses } from './fence.js';
 import { contentTypeFromMime, contentTypeOf, parseDocument, type ContentType } from './parse.js';
 import { DEFAULT_LIBRARY } from './library.js';
-import { analyze, type Stemmer } from './tokens.js';
+import { analyze, titleTerms, type Stemmer } from './tokens.js';
 import { LINKS_VERSION, linksOf } from './links.js';
 import type { ChunkRow, DocumentRow } from '../storage/chunks.js';
 
@@ -89,16 +89,6 @@ export function identifiersOf(text: string, stemmer: Stemmer): Set<string> {
   }
   out.delete('');
   return out;
-}
-
-/**
- * The title field's terms: words lower-cased and only their plural stripped, so that a title is matched by
- * the words it has, not by whatever Porter stemming folds onto them (`general` and `generate` both → `gener`).
- */
-export function titleTerms(text: string): string {
-  return analyze(text, { stemmer: 'plural' })
-    .map((t) => t.term)
-    .join(' ');
 }
 
 export interface PrepareInput {

@@ -191,6 +191,15 @@ export function termString(text: string, options?: AnalyzeOptions): string {
 }
 
 /**
+ * The title field's terms (a page's title, and the words other pages link to it with): words lower-cased and
+ * only their plural stripped, so that a title is matched by the words it has, not by whatever Porter stemming
+ * folds onto them (`general` and `generate` both → `gener`).
+ */
+export function titleTerms(text: string): string {
+  return termString(text, { stemmer: 'plural' });
+}
+
+/**
  * The other spellings of an English word across British and American usage, by the regular
  * correspondences (-ise/-ize, -yse/-yze, -our/-or, -tre/-ter, -ence/-ense, doubled l before -ed/-ing/-er,
  * -ogue/-og), both ways. Only a variant the documentation itself uses is ever searched (src/docs/question.ts),
