@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DocIndex } from '../../src/docs/index.js';
+import type { DocumentRow } from '../../src/storage/chunks.js';
 import type { Services } from '../../src/services.js';
 import { startHarness, type Harness } from '../helpers/harness.js';
 
@@ -39,5 +40,29 @@ export async function ingestedIndex(tenant: string, files: Record<string, string
       await h.close();
       await rm(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/** A documents-table row for corpus-statistics tests: `doc_id` is also its title and hash; `fields` set the rest. */
+export function documentRow(doc_id: string, fields: Partial<DocumentRow> = {}): DocumentRow {
+  return {
+    doc_id,
+    library: 'docs',
+    title: doc_id,
+    url: null,
+    origin: 'test',
+    content_type: 'markdown',
+    hash: doc_id,
+    version: 'v1',
+    chunks: 1,
+    chars: 100,
+    updated_at: '2026-11-27T00:00:00Z',
+    vocab: '{}',
+    idents: '',
+    names: '',
+    title_terms: '',
+    content: '',
+    links: '',
+    ...fields,
   };
 }

@@ -3,7 +3,7 @@ import { labelKey, linksOf, linkTarget, pageKey } from '../../src/docs/links.js'
 import { parseDocument } from '../../src/docs/parse.js';
 import { inboundLinks } from '../../src/docs/stats.js';
 import type { DocumentRow } from '../../src/storage/chunks.js';
-import { ingestedIndex } from './helpers.js';
+import { documentRow, ingestedIndex } from './helpers.js';
 
 describe('page keys', () => {
   it('names a page the same with or without its extension, directory page or slashes', () => {
@@ -105,25 +105,7 @@ describe('an HTML page’s links', () => {
 });
 
 function row(doc_id: string, links: [string, string][], library = 'docs', url: string | null = null): DocumentRow {
-  return {
-    doc_id,
-    library,
-    title: doc_id,
-    url,
-    origin: 'test',
-    content_type: 'markdown',
-    hash: doc_id,
-    version: 'v1',
-    chunks: 1,
-    chars: 1,
-    updated_at: '2026-11-27T00:00:00Z',
-    vocab: '{}',
-    idents: '',
-    names: '',
-    title_terms: '',
-    content: '',
-    links: JSON.stringify(links),
-  };
+  return documentRow(doc_id, { library, url, links: JSON.stringify(links) });
 }
 
 describe('links credited to the page they point at', () => {

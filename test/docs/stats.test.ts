@@ -1,27 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { CorpusStats } from '../../src/docs/stats.js';
-import { prepareDocument, titleTerms } from '../../src/docs/prepare.js';
-import { spellingVariants } from '../../src/docs/tokens.js';
+import { prepareDocument } from '../../src/docs/prepare.js';
+import { spellingVariants, titleTerms } from '../../src/docs/tokens.js';
 import { queryTerms } from '../../src/docs/question.js';
 import type { DocumentRow } from '../../src/storage/chunks.js';
+import { documentRow } from './helpers.js';
 
 function row(title: string, vocab: Record<string, number>, title_terms = titleTerms(title)): DocumentRow {
-  return {
-    doc_id: title,
-    title,
-    url: null,
-    origin: 'test',
-    content_type: 'markdown',
-    hash: title,
-    version: 'v1',
-    chunks: Math.max(1, ...Object.values(vocab)),
-    chars: 100,
-    updated_at: '2026-11-21T00:00:00Z',
-    vocab: JSON.stringify(vocab),
-    idents: '',
-    names: '',
-    title_terms,
-  };
+  return documentRow(title, { chunks: Math.max(1, ...Object.values(vocab)), vocab: JSON.stringify(vocab), title_terms });
 }
 
 describe('the title field', () => {
