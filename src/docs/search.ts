@@ -3,10 +3,10 @@
  * of candidate passages; identical passages (a section copied into many pages) count once, for the page the
  * question names most; each may be re-scored by how much of the question it covers (coverageWeight, 0 by
  * measurement); passages are grouped by document, whose score is its best passage plus a share of the next
- * (secondPassageShare) and, from the title field (BM25 over each document's path
- * words, title, top heading and description, with its own length normalisation) and the link field (the words
- * other pages link to it with, src/docs/links.ts), shares of the best passage's score. With embeddings, vector neighbours join the pool and the two rankings are fused by
- * reciprocal rank; a rewritten question or the caller's keywords are searched beside the question and their
+ * (secondPassageShare) and, from the title field (BM25 over each document's path words, title, top heading
+ * and description, with its own length normalisation) and the link field (the words other pages link to it
+ * with, src/docs/links.ts), shares of the best passage's score. With embeddings, vector neighbours join the
+ * pool and the two rankings are fused by reciprocal rank; a rewritten question or the caller's keywords are searched beside the question and their
  * BM25 added at a lower weight.
  */
 import type { ChunkRow, ChunkStore } from '../storage/chunks.js';
@@ -84,7 +84,7 @@ export interface RetrieveInput {
    * The words the link field is searched with, as the title field holds them: the question's and any further
    * wording's (the caller's keywords, a rewrite), since a link names a page in its readers' words.
    */
-  linkTerms?: string[];
+  linkTerms: string[];
   /** The stemmer of the passages' terms. */
   stemmer: Stemmer;
   /** Further wording searched beside the question (a model's rewrite, the caller's keywords), analysed. */
@@ -137,8 +137,7 @@ export async function retrieve(store: ChunkStore, stats: CorpusStats, input: Ret
     tuning.titleWeight > 0 ? stats.titleScores(input.titleTerms, tuning.titleK1, tuning.titleB, bodyForm) : { scores: new Map<string, number>(), full: 0 };
   const titles = title.scores;
   // The link field: how much the words other pages link to each document with name the question.
-  const links =
-    tuning.linkWeight > 0 ? stats.linkScores(input.linkTerms ?? input.titleTerms, tuning.titleK1, tuning.titleB, bodyForm) : new Map<string, number>();
+  const links = tuning.linkWeight > 0 ? stats.linkScores(input.linkTerms, tuning.titleK1, tuning.titleB, bodyForm) : new Map<string, number>();
   const fusing = Boolean(vectorHits?.length);
   const topBm25 = Math.max(1e-9, ...[...byId.values()].map((e) => e.bm25));
   const candidates: Candidate[] = [];
