@@ -3,7 +3,9 @@ import { labelKey, linksOf, linkTarget, pageKey } from '../../src/docs/links.js'
 import { parseDocument } from '../../src/docs/parse.js';
 import { inboundLinks } from '../../src/docs/stats.js';
 import type { DocumentRow } from '../../src/storage/chunks.js';
-import { documentRow, ingestedIndex } from './helpers.js';
+import type { DocIndex } from '../../src/docs/index.js';
+import { startHarness, type Harness } from '../helpers/harness.js';
+import { documentRow, indexFor, ingestedIndex } from './helpers.js';
 
 describe('page keys', () => {
   it('names a page the same with or without its extension, directory page or slashes', () => {
@@ -198,5 +200,29 @@ describe('the link field in a real index', () => {
     expect(at('reference/timeouts.md')).toBeGreaterThanOrEqual(0);
     expect(at('reference/timeouts.md')).toBeLessThan(at('reference/pool.md'));
     expect(ranked.filter(([, linked]) => linked).map(([t]) => t)).toEqual(['reference/timeouts.md']);
+  });
+});
+
+describe('links across tenants', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ overrides: { tenant: 'links-a' } });
+  });
+  afterAll(async () => h.close());
+
+  it('credit only pages of the same tenant: another tenant’s links to the same path name nothing', async () => {
+    const pages = [
+      { title: 'reference/timeouts.md', content: '# Timeouts\n\nSockets that sit unused are closed by the client.\n' },
+      { title: 'reference/pool.md', content: '# Pool\n\nSockets that sit unused are counted by the client.\n' },
+    ];
+    const linking = { title: 'guide/tuning.md', content: '# Tuning\n\nRead about [idle reaping](../reference/timeouts.md) first.\n' };
+    const a = await indexFor(h.services, 'links-a');
+    const b = await indexFor(h.services, 'links-b');
+    await a.ingestDocuments(pages);
+    await b.ingestDocuments([...pages, linking]);
+    const question = 'Is there idle reaping of unused sockets in the client?';
+    const linked = async (index: DocIndex) => (await index.trace(question)).retrieval!.documents.filter((d) => d.parts.links > 0).map((d) => d.doc.title);
+    expect(await linked(b)).toEqual(['reference/timeouts.md']);
+    expect(await linked(a)).toEqual([]);
   });
 });
