@@ -181,21 +181,22 @@ export function inboundLinks(rows: readonly DocumentRow[]): Map<string, Set<stri
     if (!index) byLibrary.set(library, (index = { paths: new Map(), labels: new Map() }));
     return index;
   };
-  const note = (map: Map<string, Set<string>>, key: string, id: string) => {
-    const ids = map.get(key) ?? new Set<string>();
-    ids.add(id);
-    map.set(key, ids);
+  const add = (map: Map<string, Set<string>>, key: string, value: string) => {
+    const values = map.get(key) ?? new Set<string>();
+    values.add(value);
+    map.set(key, values);
   };
-  for (const row of rows) {
+  const links = rows.map((row) => parsedLinks(row.links));
+  rows.forEach((row, i) => {
     const index = indexOf(row.library);
-    for (const ending of endings(pageKey(pathOf(row)))) note(index.paths, ending, row.doc_id);
+    for (const ending of endings(pageKey(pathOf(row)))) add(index.paths, ending, row.doc_id);
     // A page's own labels (reStructuredText `.. _label:`), recorded as label keys with no words.
-    for (const [key, words] of parsedLinks(row.links)) if (!words && key.startsWith('#')) note(index.labels, key, row.doc_id);
-  }
+    for (const [key, words] of links[i]!) if (!words && key.startsWith('#')) add(index.labels, key, row.doc_id);
+  });
   const out = new Map<string, Set<string>>();
-  for (const row of rows) {
+  rows.forEach((row, i) => {
     const index = indexOf(row.library);
-    for (const [key, words] of parsedLinks(row.links)) {
+    for (const [key, words] of links[i]!) {
       if (!words) continue;
       const found = key.startsWith('#')
         ? index.labels.get(key)
@@ -204,12 +205,9 @@ export function inboundLinks(rows: readonly DocumentRow[]): Map<string, Set<stri
             .find((ids) => ids !== undefined);
       if (found?.size !== 1) continue;
       const [target] = found;
-      if (target === row.doc_id) continue;
-      const wordings = out.get(target!) ?? new Set<string>();
-      wordings.add(words);
-      out.set(target!, wordings);
+      if (target !== row.doc_id) add(out, target!, words);
     }
-  }
+  });
   return out;
 }
 
