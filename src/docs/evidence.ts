@@ -106,15 +106,30 @@ export function gatherEvidence(
     ],
     missingStrong,
     missingWeak,
-    absentWords: [
-      ...new Set(
-        absent
-          .filter((t) => !t.part && !/^\d+$/.test(t.term) && weight(t) > 0)
-          .sort((a, b) => weight(b) - weight(a))
-          .map((t) => t.surface),
-      ),
-    ],
+    absentWords: wholeWords(
+      absent
+        .filter((t) => !t.part && !/^\d+$/.test(t.term) && weight(t) > 0)
+        .sort((a, b) => weight(b) - weight(a))
+        .map((t) => t.surface),
+    ),
   };
+}
+
+/**
+ * The words as the question wrote them, once each, without the words of a name also listed whole: `file1.txt`
+ * is named, not `file1.txt`, `file1` and `txt`.
+ */
+function wholeWords(surfaces: string[]): string[] {
+  const unique = [...new Set(surfaces)];
+  const pieces = new Set(
+    unique.flatMap((s) =>
+      s
+        .toLowerCase()
+        .split(/[^a-z0-9_$]+/)
+        .filter((p) => p && p !== s.toLowerCase()),
+    ),
+  );
+  return unique.filter((s) => !pieces.has(s.toLowerCase()));
 }
 
 /**

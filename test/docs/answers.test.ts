@@ -513,6 +513,13 @@ describe('what a question names that the documentation lacks', () => {
     expect(refused.result.reason).toContain('Not found anywhere in the documentation: "PostgreSQL", "SQLite", "sessions".');
     expect(refused.result.reason).not.toMatch(/"(postgr|sql|sq|lite)"/i);
   });
+
+  it('names a missing file or path whole, not also the words inside it', async () => {
+    const refused = await index.trace('Can parcel-server keep its sessions in /var/lib/zstdcache.db on a kubernetes node?');
+    expect(refused.result.grounded).toBe(false);
+    expect(refused.evidence!.absentWords).toEqual(['var/lib/zstdcache.db', 'kubernetes', 'node', 'sessions']);
+    expect(refused.result.reason).toContain('Not found anywhere in the documentation: "var/lib/zstdcache.db", "kubernetes", "node", "sessions".');
+  });
 });
 
 describe('extractive answers', () => {
