@@ -279,7 +279,7 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
     if (q.score / (passages[i]!.weight || 1) >= leadCoverage * tuning.spread && fits(q) && !isCopy(q)) withContext(q, 'further passage');
   });
   // Then units by what they add: question terms not named yet (scaled by the unit's score relative to the
-  // lead), plus a share of their own score.
+  // lead), plus a share of their own score, for the characters they take (tuning.quoteCost).
   const weightOf = new Map(terms.map((t) => [t.term, t.idf]));
   const pool = ranked.filter((q) => q.score > 0 && q.score >= lead.score * tuning.minShare);
   while (chosen.length < maxUnits) {
@@ -290,7 +290,9 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
       if (chosen.includes(q) || isCopy(q) || dangling.has(q) || !fits(q)) continue;
       let novel = 0;
       for (const t of q.covers) if (!covered.has(t)) novel += weightOf.get(t)!;
-      const gain = (novel / totalIdf) * (q.score / (lead.score || 1)) + tuning.noveltyShare * q.score;
+      // Per character it costs of the budget: a long unit must add more to be worth what two short ones add.
+      const cost = tuning.quoteCost ? 1 + q.unit.text.length / tuning.quoteCost : 1;
+      const gain = ((novel / totalIdf) * (q.score / (lead.score || 1)) + tuning.noveltyShare * q.score) / cost;
       if (gain > bestGain) {
         bestGain = gain;
         best = q;

@@ -84,6 +84,19 @@ describe('selectQuotes', () => {
     ]);
   });
 
+  it('of two units that add the same words, quotes the one that takes fewer of the budget’s characters', () => {
+    const filler = 'while the renderer reads many other unrelated settings as it lays out every page of the site, '.repeat(6);
+    const long = `The colour and the tint apply ${filler}and nothing else changes.`;
+    const short = 'Both the colour and the tint are read at start.';
+    const lead = 'A widget takes its colour from the theme.';
+    const p = passage(`${long}\n\n${short}\n\n${lead}`);
+    const terms = [qterm('widget', 3), qterm('colour', 3), qterm('tint', 1)];
+    const options = { ...DEFAULT_ANSWER_OPTIONS, maxUnits: 2 };
+    expect(quoted(selectQuotes([p], terms, options))).toEqual([short, lead]);
+    // Weighed by what they add alone, the first in the text wins the tie.
+    expect(quoted(selectQuotes([p], terms, { ...options, tuning: { ...TUNING, quoteCost: 0 } }))).toEqual([long, lead]);
+  });
+
   it('quotes a section found by its heading from its start: its units need not repeat the name the heading gives', () => {
     const p = passage('* Default: true\n* Type: Boolean\n\nAlias for `lockfile=true`.\n\nUnrelated closing words here.');
     p.candidate.chunk.section = 'Configuration › shrinkwrap';
