@@ -682,17 +682,19 @@ export class DocIndex {
     // With a model writing the answer, a refusal the evidence alone would make is the model's to judge
     // (tuning.modelJudges): it reads the passages, and answers from them or says that they do not answer.
     const judged = Boolean(options.complete) && this.tuning.modelJudges && decision.by === 'model';
+    // The words the quotes are chosen by: the question's, and those of its alternative wordings.
+    const unitTerms = this.unitTerms(retrieval, options.alternatives, stats);
     // `draft`: the extractive answer, when already composed.
     const refusal = (generation?: string, draft?: string): QueryTrace => ({
       result: noMatch(confidence, this.refusalReason(retrieval, evidence), this.sourcesOf(retrieval, topK)),
       ...explained,
-      draft: options.draft && top ? (draft ?? this.compose(retrieval, question).text) : undefined,
+      draft: options.draft && top ? (draft ?? this.compose(retrieval, question, unitTerms).text) : undefined,
       generation,
     });
     if (decision.refused && !judged) return refusal();
 
     // 5. Compose: quote the best passages, cite each (document, section) quoted, then the other documents.
-    const composed = this.compose(retrieval, question);
+    const composed = this.compose(retrieval, question, unitTerms);
     const related = await relatedDocuments(store, stats, retrieval, composed.primaryText, stemmer, {
       identifiers: this.tuning.relatedIdentifiers,
       documents: this.tuning.relatedDocuments,
@@ -786,6 +788,23 @@ export class DocIndex {
     return { passages, cited };
   }
 
+  /**
+   * The terms an extractive answer's units are scored by: the question's, then the words of its alternative
+   * wordings (the caller's keywords, a model's rewrite) that the documentation has and the question does not
+   * use, at tuning.alternativeUnits of their IDF. The keywords name what the documentation calls the thing
+   * asked about ("maxSatisfying" for "the newest version that fits a range"): the sentence that answers is
+   * more often the one that uses the documentation's word than the one that repeats the asker's.
+   */
+  private unitTerms(retrieval: Retrieval, alternatives: string[] | undefined, stats: CorpusStats): QueryTerm[] {
+    const share = this.tuning.alternativeUnits;
+    if (!share || !alternatives?.length) return retrieval.terms;
+    const asked = new Set(retrieval.terms.map((t) => t.term));
+    const extra = queryTerms(alternatives.join('\n'), stats, this.analysis.stemmer, { spelling: this.tuning.spelling })
+      .filter((t) => t.known && !asked.has(t.term))
+      .map((t) => ({ ...t, idf: t.idf * share }));
+    return [...retrieval.terms, ...extra];
+  }
+
   /** The alternatives' words the documentation has and the question does not use, as one extra query. */
   private alternativeQuery(alternatives: string[] | undefined, terms: QueryTerm[], stats: CorpusStats): { query: string; weight: number } | undefined {
     if (!alternatives?.length) return undefined;
@@ -816,10 +835,11 @@ export class DocIndex {
   private compose(
     retrieval: Retrieval,
     question: string,
+    unitTerms: QueryTerm[],
   ): { text: string; cited: Citation[]; passages: ReturnType<DocIndex['passages']>; primaryText: string; quotes: Quote[] } {
     const docs = this.sourceDocuments(retrieval, retrieval.documents.length);
     const passages = this.passages(docs, retrieval.terms);
-    const quotes = selectQuotes(passages, retrieval.terms, { ...this.answerOptions, question, tuning: this.tuning });
+    const quotes = selectQuotes(passages, unitTerms, { ...this.answerOptions, question, tuning: this.tuning });
     const { text, cited } = renderQuotes(quotes, (c) => c.doc.title);
     const first = cited[0]?.candidate.doc.id;
     const primaryText =

@@ -178,6 +178,20 @@ export interface Tuning {
    */
   alternativeWeight: number;
   /**
+   * The share of their IDF at which the alternatives' words (the caller's keywords, a model's rewrite) that the
+   * documentation has and the question does not use count when the extractive answer's units are chosen
+   * (DocIndex.unitTerms); 0 scores units by the question's words alone, as retrieval's passages still are for
+   * a model's prompt. Measured with the recorded keywords on the twenty-five development corpora (2026-11-27;
+   * answer match mean / worst, questions gained / lost against 0): 0 → 0.904 / 0.750; 0.5 → 0.935 / 0.750,
+   * +50 / −18; 1 → 0.932 / 0.800, +52 / −21 (kept from the top three passages 0.926 → 0.961, ECE loco 0.116
+   * / 0.206 → 0.105 / 0.171); the lockbox 0.900 → 0.925 and 0.950. With a model's rewrite (quoted answers) at
+   * 1: 0.902 / 0.750 → 0.925 / 0.733, +51 / −26, the lockbox 0.875 → 0.950. Undici's API reference loses most
+   * (−3 and −4 of 30: keywords that name every option of a class crowd its one sentence that answers). 1, as
+   * the model's words weigh in retrieval (alternativeWeight), and the value that raised the keywords' worst
+   * corpus. Questions asked without keywords or a rewrite are not affected.
+   */
+  alternativeUnits: number;
+  /**
    * When the evidence read with the alternatives' words (the caller's keywords, a sampled rewrite; every word,
    * found in the documentation or not) says "answers" more strongly than the question's own, it moves the
    * question's evidence this share of the way (each feature, so the logit, interpolated); with a model
@@ -470,6 +484,7 @@ export const TUNING: Readonly<Tuning> = Object.freeze({
   titleB: 0.75,
   spelling: true,
   alternativeWeight: 1,
+  alternativeUnits: 1,
   alternativeEvidence: 0.5,
   leadContinuation: true,
   introducedLast: true,
@@ -518,6 +533,7 @@ export const ABLATIONS: Record<string, Ablation> = {
   spelling: { about: 'British/American spelling variants found in the documentation', off: { spelling: false } },
   'heading-sections': { about: 'a section found by its heading quoted from its start', off: { headingSections: false } },
   'lead-continuation': { about: 'the answer’s lead unit bringing the unit that follows it', off: { leadContinuation: false } },
+  'alternative-units': { about: 'the keywords’ or rewrite’s words choosing the quoted units too', off: { alternativeUnits: 0 } },
   'quote-cost': { about: 'a unit chosen for what it adds weighed by the characters it takes', off: { quoteCost: 0 } },
   'introduced-last': { about: 'a sentence ending in ":" bringing what it introduces after the units are chosen', off: { introducedLast: false } },
   'small-pool': { about: 'the large candidate pool (40 passages instead)', off: { pool: 40 } },

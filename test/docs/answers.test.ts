@@ -669,3 +669,32 @@ describe('quotes that read cleanly', () => {
     expect(units.map((u) => u.text)).toEqual(['Pass a function, e.g. `(req) => true`, to decide.', 'Use it sparingly.']);
   });
 });
+
+describe('the units an answer quotes, with the caller’s keywords', () => {
+  const RANGES = `# Ranges
+
+To pick the versions that fit a range, use the functions below; none of them changes the list.
+
+## Functions
+
+* \`maxSatisfying(versions, range)\`: Return the highest version in the list that satisfies the range.
+* \`minSatisfying(versions, range)\`: Return the lowest version in the list that satisfies the range.
+* \`sortVersions(versions)\`: Return the list sorted, oldest first.
+`;
+  let ranges: DocIndex;
+  let done: () => Promise<void>;
+  beforeAll(async () => {
+    ({ index: ranges, close: done } = await ingestedIndex('keyword-units', { 'semverish/ranges.md': RANGES }));
+  });
+  afterAll(() => done());
+
+  it('leads with the unit that uses the documentation’s word the keywords give, not the one that repeats the asker’s', async () => {
+    const question = 'How do I pick the newest of my versions that fits a range?';
+    const lead = (t: Awaited<ReturnType<DocIndex['trace']>>) => t.quotes?.find((q) => q.why === 'lead')?.unit.text;
+    const plain = await ranges.trace(question);
+    expect(plain.result.grounded).toBe(true);
+    expect(lead(plain)).toBe('To pick the versions that fit a range, use the functions below; none of them changes the list.');
+    const helped = await ranges.trace(question, { alternatives: ['maxSatisfying', 'highest version that satisfies the range'] });
+    expect(lead(helped)).toBe('* `maxSatisfying(versions, range)`: Return the highest version in the list that satisfies the range.');
+  });
+});
