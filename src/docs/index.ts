@@ -638,24 +638,24 @@ export class DocIndex {
     let evidence = gatherEvidence(question, retrieval, asked, stats, words);
     let moved = 0;
     const top = retrieval.documents[0];
-    // Alternative wordings (the caller's keywords, a model's rewrite) that found the passages: the evidence
-    // is also read with their words, and a stronger reading moves it (never against a missing identifier).
-    if (options.alternatives?.length && !evidence.missingStrong.length) {
-      const wording = options.alternatives.join('\n');
+    // The alternative wordings (the caller's keywords, a model's rewrite) as analysed question terms, read
+    // by the evidence and by the choice of quoted units.
+    const wording = options.alternatives?.join('\n') ?? '';
+    const altTerms = wording ? queryTerms(wording, stats, stemmer, { spelling: this.tuning.spelling }) : [];
+    // Alternative wordings that found the passages: the evidence is also read with their words, and a
+    // stronger reading moves it (never against a missing identifier).
+    if (altTerms.length && !evidence.missingStrong.length) {
       // Every word of the alternatives, found or not: a name the model gives that the documentation lacks
       // ("justify-content" for a CSS question put to a web framework's manual) is evidence against it.
-      const altTerms = queryTerms(wording, stats, stemmer, { spelling: this.tuning.spelling });
-      if (altTerms.length) {
-        const alt = gatherEvidence(wording, readWith(retrieval, altTerms), [], stats, { specificity: words.specificity });
-        // A model that writes the answer reads the passages and may still find no answer in them: the
-        // stronger reading may then decide. Quoted answers have no such check: it moves the question's own
-        // evidence part of the way (tuning.alternativeEvidence), as a model names the product's vocabulary
-        // for questions the documentation does not answer too.
-        const share = options.complete ? 1 : this.tuning.alternativeEvidence;
-        if (share > 0 && answersProbability(alt.values, this.calibration) > answersProbability(evidence.values, this.calibration)) {
-          evidence = { ...evidence, values: evidence.values.map((v, i) => v + share * (alt.values[i]! - v)) };
-          moved = share;
-        }
+      const alt = gatherEvidence(wording, readWith(retrieval, altTerms), [], stats, { specificity: words.specificity });
+      // A model that writes the answer reads the passages and may still find no answer in them: the
+      // stronger reading may then decide. Quoted answers have no such check: it moves the question's own
+      // evidence part of the way (tuning.alternativeEvidence), as a model names the product's vocabulary
+      // for questions the documentation does not answer too.
+      const share = options.complete ? 1 : this.tuning.alternativeEvidence;
+      if (share > 0 && answersProbability(alt.values, this.calibration) > answersProbability(evidence.values, this.calibration)) {
+        evidence = { ...evidence, values: evidence.values.map((v, i) => v + share * (alt.values[i]! - v)) };
+        moved = share;
       }
     }
     const decision = decisionOf(evidence, Boolean(top), this.calibration, moved);
@@ -683,7 +683,7 @@ export class DocIndex {
     // (tuning.modelJudges): it reads the passages, and answers from them or says that they do not answer.
     const judged = Boolean(options.complete) && this.tuning.modelJudges && decision.by === 'model';
     // The words the quotes are chosen by: the question's, and those of its alternative wordings.
-    const unitTerms = this.unitTerms(retrieval, options.alternatives, stats);
+    const unitTerms = this.unitTerms(retrieval, altTerms);
     // `draft`: the extractive answer, when already composed.
     const refusal = (generation?: string, draft?: string): QueryTrace => ({
       result: noMatch(confidence, this.refusalReason(retrieval, evidence), this.sourcesOf(retrieval, topK)),
@@ -789,19 +789,18 @@ export class DocIndex {
   }
 
   /**
-   * The terms an extractive answer's units are scored by: the question's, then the words of its alternative
-   * wordings (the caller's keywords, a model's rewrite) that the documentation has and the question does not
-   * use, at tuning.alternativeUnits of their IDF. The keywords name what the documentation calls the thing
-   * asked about ("maxSatisfying" for "the newest version that fits a range"): the sentence that answers is
-   * more often the one that uses the documentation's word than the one that repeats the asker's.
+   * The terms an extractive answer's units are scored by: the question's, then those of its alternative
+   * wordings (`altTerms`: the caller's keywords, a model's rewrite) that the documentation has and the
+   * question does not use, at tuning.alternativeUnits of their IDF. The keywords name what the documentation
+   * calls the thing asked about ("maxSatisfying" for "the newest version that fits a range"): the sentence
+   * that answers is more often the one that uses the documentation's word than the one that repeats the
+   * asker's.
    */
-  private unitTerms(retrieval: Retrieval, alternatives: string[] | undefined, stats: CorpusStats): QueryTerm[] {
+  private unitTerms(retrieval: Retrieval, altTerms: QueryTerm[]): QueryTerm[] {
     const share = this.tuning.alternativeUnits;
-    if (!share || !alternatives?.length) return retrieval.terms;
+    if (!share || !altTerms.length) return retrieval.terms;
     const asked = new Set(retrieval.terms.map((t) => t.term));
-    const extra = queryTerms(alternatives.join('\n'), stats, this.analysis.stemmer, { spelling: this.tuning.spelling })
-      .filter((t) => t.known && !asked.has(t.term))
-      .map((t) => ({ ...t, idf: t.idf * share }));
+    const extra = altTerms.filter((t) => t.known && !asked.has(t.term)).map((t) => ({ ...t, idf: t.idf * share }));
     return [...retrieval.terms, ...extra];
   }
 

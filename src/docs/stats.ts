@@ -83,12 +83,17 @@ export class CorpusStats {
    * holding every term once: what naming the whole question in a title would score.
    */
   titleScores(terms: string[], k1: number, b: number, bodyForm?: (term: string) => string): { scores: Map<string, number>; full: number } {
-    return this.titles.scores(terms, k1, b, this.docs.size, bodyForm && ((t) => this.docFreq.get(bodyForm(t)) ?? 0));
+    return this.titles.scores(terms, k1, b, this.docs.size, this.bodyDf(bodyForm));
   }
 
   /** BM25 of the link field, as titleScores scores the title field. */
   linkScores(terms: string[], k1: number, b: number, bodyForm?: (term: string) => string): Map<string, number> {
-    return this.links.scores(terms, k1, b, this.docs.size, bodyForm && ((t) => this.docFreq.get(bodyForm(t)) ?? 0)).scores;
+    return this.links.scores(terms, k1, b, this.docs.size, this.bodyDf(bodyForm)).scores;
+  }
+
+  /** A field term's document frequency in the passages' text, `bodyForm` giving its form there (BM25F's one IDF). */
+  private bodyDf(bodyForm?: (term: string) => string): ((term: string) => number) | undefined {
+    return bodyForm && ((t) => this.docFreq.get(bodyForm(t)) ?? 0);
   }
 
   get empty(): boolean {
