@@ -687,6 +687,46 @@ export function withoutAttributes(text: string): string {
   return text.replace(/\{[#.][^{}\n]*\}\s*$/, '').trimEnd();
 }
 
+/** A line holding only a component's tag (MDX): closing mark, name, attributes, self-closing mark. */
+const COMPONENT_LINE = /^\s*<(\/)?([A-Z][\w.]*)(\s[^<>]*?)?(\/)?>\s*$/;
+/** A JSX attribute: its name, and its value when it is a string (an `{expression}` shows no text of its own). */
+const JSX_ATTRIBUTE = /([A-Za-z_][\w:.-]*)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|\{[^{}]*\}))?/g;
+/** Attributes naming what a component documents: a parameter, a field, a header, a command. */
+const NAMING_ATTRIBUTES = ['name', 'path', 'query', 'body', 'header', 'field', 'param', 'command'];
+/** Attributes describing it (shown as `type: String`), and flags that do (`optional`). */
+const DESCRIBING_ATTRIBUTES = ['type', 'default', 'returns'];
+const DESCRIBING_FLAGS = ['optional', 'required', 'deprecated'];
+
+/**
+ * What a component's tag shows as text (MDX API pages put a parameter's name and type in its attributes:
+ * `<Param name="maxAge" type="Number" default="0">` documents `maxAge`): the named thing, in backticks when
+ * it is one word, then what describes it: "`maxAge` (type: Number, default: 0)". A component whose only such
+ * attribute is an admonition's kind (`<Alert type="warning">`) opens under its label, as `:::warning` does.
+ * Attributes that lay out or wire the page (`groupId`, `slot`, a tab's `value`) show nothing.
+ */
+function componentText(attributes: string): string {
+  const values = new Map<string, string | true>();
+  for (const m of attributes.matchAll(JSX_ATTRIBUTE)) {
+    const value = m[2] ?? m[3];
+    if (value !== undefined) values.set(m[1]!, value.trim());
+    else if (!m[0].includes('=')) values.set(m[1]!, true);
+  }
+  const named = NAMING_ATTRIBUTES.map((k) => values.get(k)).find((v): v is string => typeof v === 'string' && v !== '');
+  const described = [
+    ...DESCRIBING_ATTRIBUTES.flatMap((k) => {
+      const v = values.get(k);
+      return typeof v === 'string' && v ? [`${k}: ${v}`] : [];
+    }),
+    ...DESCRIBING_FLAGS.filter((k) => values.get(k) === true),
+  ];
+  if (!named) {
+    const kind = values.get('type');
+    return described.length === 1 && typeof kind === 'string' && ADMONITIONS.has(kind.toLowerCase()) ? labelLine(kind) : '';
+  }
+  const term = /\s/.test(named) ? named : `\`${named.replace(/`/g, '')}\``;
+  return described.length ? `${term} (${described.join(', ')})` : term;
+}
+
 /** Words of an MDX `import` line that are not names it binds. */
 const MDX_IMPORT_WORDS = new Set(['import', 'as', 'type']);
 
@@ -710,12 +750,22 @@ export function siteMarkdown(text: string, meta: Readonly<Record<string, string>
   let directiveOptions = false;
   // Names the page's MDX `import` lines bind.
   const imported = new Set<string>();
+  // Component elements open around the line (MDX), and the indentation the open fence's lines lose.
+  let components = 0;
+  let fenceIndent = 0;
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i]!;
     // An admonition's body is indented by four spaces: read without them, so its code fences are fences.
     if (admonitionBody && raw.trim() && !/^(?: {4}|\t)/.test(raw)) admonitionBody = false;
-    const unindented = admonitionBody ? raw.replace(/^(?: {4}|\t)/, '') : raw;
+    // Inside a component's element, indentation only lays out the JSX (MDX has no indented code): its lines
+    // are read without it, and a fenced block opened there loses as much of it as its opening fence had.
+    if (!fence) fenceIndent = components ? /^[ \t]*/.exec(raw)![0].length : 0;
+    const unindented = admonitionBody
+      ? raw.replace(/^(?: {4}|\t)/, '')
+      : fenceIndent
+        ? raw.replace(new RegExp(`^[ \\t]{0,${fenceIndent}}`), '')
+        : raw;
     // A Hugo cross-reference (`[the CLI]({{< relref "cli#install" >}})`) is its target, so its link reads as one.
     const liquid = fence || !unindented.includes('{%') ? undefined : liquidTags(unindented);
     const line =
@@ -839,7 +889,17 @@ export function siteMarkdown(text: string, meta: Readonly<Record<string, string>
       for (const name of line.replace(/\bfrom\s+['"].*$/s, '').matchAll(/[A-Za-z_$][\w$]*/g)) if (!MDX_IMPORT_WORDS.has(name[0])) imported.add(name[0]);
       continue;
     }
-    if (/^\s*<\/?[A-Z][\w.]*(?:\s[^<>]*)?\/?>\s*$/.test(line)) continue;
+    const tag = COMPONENT_LINE.exec(line);
+    if (tag) {
+      const [, closing, , attributes = '', selfClosing] = tag;
+      if (closing) components = Math.max(0, components - 1);
+      else {
+        if (!selfClosing) components++;
+        const shown = componentText(attributes);
+        if (shown) out.push(shown);
+      }
+      continue;
+    }
     // What an imported binding renders (`{UninstallExample}`, alone or as a component's only content, how MDX
     // shows a file loaded raw) is not in the page: nothing to read.
     const shown = /^\s*(?:<([A-Z][\w.]*)(?:\s[^<>]*)?>)?\s*\{\s*([A-Za-z_$][\w$]*)\s*\}\s*(?:<\/([A-Z][\w.]*)>)?\s*$/.exec(line);

@@ -728,6 +728,60 @@ describe('structure-aware chunking', () => {
     expect(passages(md)).toEqual(['```sh\nnpm i lumen\n```\n\nDone.']);
   });
 
+  it('reads the parameter a component documents from its attributes, and its indented body as prose', () => {
+    const md = [
+      '### res.sendFile()',
+      '',
+      '<Signature returns="Response">',
+      '  <Fragment slot="attributes">',
+      '    <Param name="options" type="Object" optional>',
+      '      Options for the transfer.',
+      '',
+      '      <Fragment slot="properties">',
+      '        <Param name="maxAge" type="Number | String" default="0">',
+      '          Sets the max-age property of the `Cache-Control` header.',
+      '        </Param>',
+      '        <Param name="dotfiles" type="String" default=\'"ignore"\' className="wide">',
+      '          Option for serving dotfiles:',
+      '',
+      '          ```js',
+      '          res.sendFile(file, { dotfiles: "allow" })',
+      '          ```',
+      '        </Param>',
+      '      </Fragment>',
+      '    </Param>',
+      '  </Fragment>',
+      '</Signature>',
+      '',
+      '<Alert type="warning">',
+      'This API reads the file system.',
+      '</Alert>',
+      '',
+      '<Alert type="alert" />',
+      '<PackageManagerCommand command="npm install express" />',
+    ].join('\n');
+    expect(passages(md)).toEqual([
+      [
+        '`options` (type: Object, optional)',
+        'Options for the transfer.',
+        '',
+        '`maxAge` (type: Number | String, default: 0)',
+        'Sets the max-age property of the `Cache-Control` header.',
+        '`dotfiles` (type: String, default: "ignore")',
+        'Option for serving dotfiles:',
+        '',
+        '```js',
+        'res.sendFile(file, { dotfiles: "allow" })',
+        '```',
+        '',
+        '**Warning:**',
+        'This API reads the file system.',
+        '',
+        'npm install express',
+      ].join('\n'),
+    ]);
+  });
+
   it('drops what an MDX import renders (a raw file shown by <CodeBlock>), not an expression the page never imported', () => {
     const md = [
       '# Uninstall',
