@@ -761,11 +761,7 @@ export function siteMarkdown(text: string, meta: Readonly<Record<string, string>
     // Inside a component's element, indentation only lays out the JSX (MDX has no indented code): its lines
     // are read without it, and a fenced block opened there loses as much of it as its opening fence had.
     if (!fence) fenceIndent = components ? /^[ \t]*/.exec(raw)![0].length : 0;
-    const unindented = admonitionBody
-      ? raw.replace(/^(?: {4}|\t)/, '')
-      : fenceIndent
-        ? raw.replace(new RegExp(`^[ \\t]{0,${fenceIndent}}`), '')
-        : raw;
+    const unindented = admonitionBody ? raw.replace(/^(?: {4}|\t)/, '') : fenceIndent ? raw.replace(new RegExp(`^[ \\t]{0,${fenceIndent}}`), '') : raw;
     // A Hugo cross-reference (`[the CLI]({{< relref "cli#install" >}})`) is its target, so its link reads as one.
     const liquid = fence || !unindented.includes('{%') ? undefined : liquidTags(unindented);
     const line =
