@@ -143,6 +143,8 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
   const asksDefault = tuning.defaultStatements && terms.some((t) => t.term === 'default');
   const asksName = Boolean(options.question && ASKS_NAME.test(options.question));
   const weightsByDoc = new Map<string, Map<string, number>>();
+  // The words of each code block, for telling the versions of one example apart from a listing that follows another.
+  const codeWords = new Map<Quote, Set<string>>();
   const perPassage = passages.map((p) => {
     const doc = p.candidate.doc;
     let weights = weightsByDoc.get(doc.id);
@@ -155,15 +157,18 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
       const present = asksDefault && !unit.excerpt && DEFAULT_STATEMENT.test(unit.text) ? new Set([...paragraph.terms, ...own]) : own;
       for (const t of own) paragraph.terms.add(t);
       const covers = new Set(terms.filter((t) => present.has(t.term)).map((t) => t.term));
-      return {
+      const quote: Quote = {
         unit,
         candidate: p.candidate,
         source: p.source,
         covers,
         score: unitScore(unit, present, terms, weights, totalIdf, asksDefault, asksName, tuning.nameBoost) * p.weight,
       };
+      if (unit.kind === 'code') codeWords.set(quote, own);
+      return quote;
     });
   });
+  const versions = tuning.codeVersions ? versionsOf(perPassage, codeWords, tuning.codeVersions) : new Map<Quote, Quote[]>();
   const all = perPassage.flat();
   if (!all.length) return [];
   const ranked = [...all].sort((a, b) => b.score - a.score || a.unit.index - b.unit.index);
@@ -183,7 +188,9 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
   let used = 0;
   const fits = (q: Quote, slack = 1) => used + q.unit.text.length <= options.maxChars * slack;
   // A sentence an API reference repeats under sibling sections (a class and its promise twin) is quoted once.
-  const isCopy = (q: Quote) => chosen.some((c) => c !== q && c.unit.text === q.unit.text);
+  // So is an example shown again in another language or format (tabs: CommonJS and ES modules, YAML and TOML)
+  // once one version of it is quoted.
+  const isCopy = (q: Quote) => chosen.some((c) => c !== q && c.unit.text === q.unit.text) || (versions.get(q)?.some((v) => chosen.includes(v)) ?? false);
   // Introducing sentences left out because what they introduce did not fit (see withContext).
   const dangling = new Set<Quote>();
   const take = (q: Quote, why: QuoteReason) => {
@@ -238,6 +245,20 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
         used -= q.unit.text.length;
         dangling.add(q);
         return;
+      }
+    }
+    // An item of a nested list is quoted under the item it belongs to ("4.20.0" above "Fixed XSS in
+    // `res.redirect`"), as a table row is under its header.
+    if (tuning.itemParents && q.unit.kind === 'item') {
+      let child = q;
+      for (let k = q.unit.index - 1; k >= 0; k--) {
+        const parent = siblings[k]!;
+        if (parent.unit.block !== q.unit.block) break;
+        if (indentOf(parent.unit.text) >= indentOf(child.unit.text)) continue;
+        if (!fits(parent)) break;
+        take(parent, 'context');
+        child = parent;
+        if (!indentOf(parent.unit.text)) break;
       }
     }
     // A code block reads better after the sentence that introduces it.
@@ -303,6 +324,27 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
     // Whatever was not quoted after all is not offered again.
     if (!chosen.includes(best)) dangling.add(best);
   }
+  // A sentence left out between two quoted sentences of its paragraph is quoted too, when it fits: the quote
+  // then reads as the paragraph does, not as two remarks ("… you must replace the previous version. [The
+  // process manager will first send a SIGTERM signal …] Once the application gets this signal, …"). It
+  // joins two quoted pieces into one, so it is not held to maxUnits.
+  if (tuning.sentenceGaps)
+    for (const q of [...chosen]) {
+      if (q.unit.kind !== 'sentence') continue;
+      const siblings = siblingsOf(q);
+      const [gap, after] = [siblings[q.unit.index + 1], siblings[q.unit.index + 2]];
+      if (
+        gap &&
+        after &&
+        chosen.includes(after) &&
+        !chosen.includes(gap) &&
+        gap.unit.kind === 'sentence' &&
+        gap.unit.block === q.unit.block &&
+        after.unit.block === q.unit.block &&
+        fits(gap)
+      )
+        take(gap, 'context');
+    }
   // An introducing sentence ("… like this:") still without what it introduces reads as cut off: the listing,
   // list item or row after it comes along when it fits (a long listing's first part, too).
   if (tuning.introducedLast)
@@ -314,6 +356,60 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
   // The lead's passage first, then the others in rank order; units in document order within a passage.
   const order = new Map(passages.map((p, i) => [p.candidate, i === leadPassage ? -1 : i]));
   return chosen.sort((a, b) => order.get(a.candidate)! - order.get(b.candidate)! || a.unit.index - b.unit.index);
+}
+
+const indentOf = (text: string) => /^\s*/.exec(text)![0].length;
+
+/**
+ * The versions of one example: code blocks with nothing between them (how tabs read once their markup is
+ * gone: the CommonJS and the ES module listing, the YAML and the TOML file, the npm and the yarn command),
+ * also across the cut between two passages of a section, that share at least `overlap` of the smaller one's
+ * words. Each block maps to the other versions of its run; a listing followed by a different one (a config
+ * file, then the code that uses it) has none.
+ */
+function versionsOf(perPassage: Quote[][], words: Map<Quote, Set<string>>, overlap: number): Map<Quote, Quote[]> {
+  const out = new Map<Quote, Quote[]>();
+  const similar = (a: Quote, b: Quote) => {
+    const [x, y] = [words.get(a)!, words.get(b)!];
+    const [small, large] = x.size <= y.size ? [x, y] : [y, x];
+    if (!small.size) return false;
+    let shared = 0;
+    for (const w of small) if (large.has(w)) shared++;
+    return shared / small.size >= overlap;
+  };
+  // The passages in document order, so that a section cut between two of its tabs reads as one run.
+  const ordered = perPassage
+    .filter((u) => u.length)
+    .sort((a, b) => {
+      const [x, y] = [a[0]!.candidate.chunk, b[0]!.candidate.chunk];
+      return x.doc_id < y.doc_id ? -1 : x.doc_id > y.doc_id ? 1 : x.ord - y.ord;
+    });
+  let run: Quote[] = [];
+  const close = () => {
+    for (const q of run) {
+      const others = run.filter((o) => o !== q && similar(o, q));
+      if (others.length) out.set(q, others);
+    }
+    run = [];
+  };
+  const follows = (q: Quote, last: Quote, units: Quote[]) => {
+    if (q.candidate === last.candidate) return q.unit.block === last.unit.block + 1;
+    const [x, y] = [last.candidate.chunk, q.candidate.chunk];
+    const before = perPassage.find((u) => u[0]?.candidate === last.candidate)!;
+    return x.doc_id === y.doc_id && y.ord === x.ord + 1 && x.section === y.section && q === units[0] && last === before.at(-1) && !q.unit.section;
+  };
+  for (const units of ordered)
+    for (const q of units) {
+      const whole = q.unit.kind === 'code' && !q.unit.excerpt;
+      const last = run.at(-1);
+      if (whole && last && follows(q, last, units)) run.push(q);
+      else {
+        close();
+        if (whole) run.push(q);
+      }
+    }
+  close();
+  return out;
 }
 
 /**

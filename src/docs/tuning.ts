@@ -296,6 +296,28 @@ export interface Tuning {
    */
   introducedLast: boolean;
   /**
+   * Code blocks with nothing between them that share at least this share of the smaller one's words are
+   * versions of one example (tabs: CommonJS / ES module / TypeScript, YAML / TOML / CLI, npm / yarn): once one
+   * is quoted, the others are not (src/docs/answer.ts versionsOf). 0 quotes every version. Such runs are
+   * common: 574 adjacent pairs in Traefik's passages, 315 in Node's API reference, 199 in Hono's, 147 in
+   * Express's. Measured (2026-11-27, twentieth session, twenty-six development corpora, against 0): answer
+   * match +1 / −0 (hono); with the keywords +1 / −0. The room it frees mostly goes to other units that do not
+   * hold the answer string; kept for quotes that do not show one example twice.
+   */
+  codeVersions: number;
+  /**
+   * A quoted item of a nested list brings the items it is nested under (src/docs/answer.ts withContext): a
+   * changelog's "Fixed XSS in `res.redirect`" is quoted under its "4.20.0". Measured (2026-11-27, twentieth
+   * session, twenty-six development corpora, against off): answer match +2 / −0 (mkdocs, express).
+   */
+  itemParents: boolean;
+  /**
+   * A sentence left out between two quoted sentences of its paragraph is quoted too, when it fits; it joins
+   * two pieces into one, so maxUnits does not hold it. Measured as itemParents: answer match +1 / −0 (lerna);
+   * held to maxUnits, +0.
+   */
+  sentenceGaps: boolean;
+  /**
    * A best passage whose own heading names more of the question than its best unit does (and than any unit
    * elsewhere in its document) leads the answer with its section, quoted from its start (src/docs/answer.ts
    * sectionLeads): "What does shrinkwrap do?" under "#### `shrinkwrap`", whose body never repeats the name.
@@ -490,6 +512,9 @@ export const TUNING: Readonly<Tuning> = Object.freeze({
   alternativeEvidence: 0.5,
   leadContinuation: true,
   introducedLast: true,
+  codeVersions: 0.5,
+  itemParents: true,
+  sentenceGaps: true,
   headingSections: true,
   wordSpecificity: true,
   everydayFloor: 0.5,
@@ -537,6 +562,9 @@ export const ABLATIONS: Record<string, Ablation> = {
   'lead-continuation': { about: 'the answer’s lead unit bringing the unit that follows it', off: { leadContinuation: false } },
   'alternative-units': { about: 'the keywords’ or rewrite’s words choosing the quoted units too', off: { alternativeUnits: 0 } },
   'quote-cost': { about: 'a unit chosen for what it adds weighed by the characters it takes', off: { quoteCost: 0 } },
+  'code-versions': { about: 'one version of an example shown in tabs quoted, not every version', off: { codeVersions: 0 } },
+  'item-parents': { about: 'a quoted item of a nested list bringing the items it is nested under', off: { itemParents: false } },
+  'sentence-gaps': { about: 'a sentence between two quoted sentences of its paragraph quoted too', off: { sentenceGaps: false } },
   'introduced-last': { about: 'a sentence ending in ":" bringing what it introduces after the units are chosen', off: { introducedLast: false } },
   'small-pool': { about: 'the large candidate pool (40 passages instead)', off: { pool: 40 } },
   'name-questions': { about: 'units naming code ranked up for a question asking which option, method or setting', off: { nameBoost: 0 } },

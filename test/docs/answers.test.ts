@@ -163,7 +163,8 @@ describe('selectQuotes', () => {
         'If two of them set the same key, the last value wins.',
     );
     const terms = [qterm('child', 2), qterm('bind', 2), qterm('line', 1), qterm('value', 1.5), qterm('win', 1.5)];
-    const quotes = selectQuotes([p], terms, { ...ALONE, maxUnits: 2 });
+    // The sentence between them is not filled in here (sentenceGaps), to see which one the choice adds.
+    const quotes = selectQuotes([p], terms, { ...ALONE, maxUnits: 2, tuning: { ...ALONE.tuning, sentenceGaps: false } });
     expect(quoted(quotes)).toEqual(['Child bindings are written on every log line of the child.', 'If two of them set the same key, the last value wins.']);
   });
 
@@ -222,6 +223,63 @@ describe('selectQuotes: introductions', () => {
     expect(quoted(selectQuotes([p], [qterm('prose', 3), qterm('breaks', 2)], { ...options, tuning }))).toEqual([
       'The widget keeps the line breaks of prose.',
       'However, you can turn that off with:',
+    ]);
+  });
+});
+
+describe('selectQuotes: examples in tabs, nested lists, paragraphs', () => {
+  const cjs = "```cjs\nconst widget = require('widget');\nwidget.render({ colour: 'red' });\n```";
+  const mjs = "```mjs\nimport widget from 'widget';\nwidget.render({ colour: 'red' });\n```";
+  const other = '```yaml\ntheme:\n  palette: dark\n```';
+
+  it('quotes one version of an example shown in tabs, not each of them; a different listing after it stays quotable', () => {
+    const p = passage(`Render a widget in a colour like this:\n\n${cjs}\n\n${mjs}\n\n${other}`);
+    const options = { ...DEFAULT_ANSWER_OPTIONS, maxUnits: 3 };
+    const terms = [qterm('colour', 3), qterm('render', 2)];
+    expect(quoted(selectQuotes([p], terms, options))).toEqual(['Render a widget in a colour like this:', cjs, other]);
+    expect(quoted(selectQuotes([p], terms, { ...options, tuning: { ...TUNING, codeVersions: 0 } }))).toEqual([
+      'Render a widget in a colour like this:',
+      cjs,
+      mjs,
+      other,
+    ]);
+  });
+
+  it('knows the versions of an example across the cut between two passages of one section', () => {
+    const first = passage(`Render a widget in a colour like this:\n\n${cjs}`);
+    const second = passage(mjs);
+    second.candidate.chunk.ord = 1;
+    second.candidate.chunk.chunk_id = 'second';
+    const terms = [qterm('colour', 3), qterm('render', 2)];
+    expect(quoted(selectQuotes([first, second], terms, DEFAULT_ANSWER_OPTIONS))).toEqual(['Render a widget in a colour like this:', cjs]);
+    // Not when the second passage is another section's, or not the next one of the document.
+    second.candidate.chunk.ord = 2;
+    expect(quoted(selectQuotes([first, second], terms, DEFAULT_ANSWER_OPTIONS))).toContain(mjs);
+  });
+
+  it('quotes an item of a nested list under the item it belongs to', () => {
+    const p = passage('Releases:\n\n- 4.21.0\n  - Faster routing.\n- 4.20.0\n  - Fixed the widget tint escaping.\n  - Docs.');
+    const options = { ...DEFAULT_ANSWER_OPTIONS, maxUnits: 1 };
+    const terms = [qterm('tint', 3), qterm('escaping', 2)];
+    expect(quoted(selectQuotes([p], terms, options))).toEqual(['- 4.20.0', '  - Fixed the widget tint escaping.']);
+    expect(quoted(selectQuotes([p], terms, { ...options, tuning: { ...TUNING, itemParents: false } }))).toEqual(['  - Fixed the widget tint escaping.']);
+  });
+
+  it('fills a sentence left out between two quoted sentences of one paragraph', () => {
+    const p = passage(
+      'Deploying replaces the widget server. The manager first sends a SIGTERM signal. On that signal the widget server stops taking requests and finishes ongoing ones.\n\nUnrelated.',
+    );
+    const tuning = { ...TUNING, leadContinuation: false };
+    const terms = [qterm('widget', 3), qterm('server', 2), qterm('requests', 2)];
+    const options = { ...DEFAULT_ANSWER_OPTIONS, maxUnits: 3, tuning };
+    expect(quoted(selectQuotes([p], terms, options))).toEqual([
+      'Deploying replaces the widget server.',
+      'The manager first sends a SIGTERM signal.',
+      'On that signal the widget server stops taking requests and finishes ongoing ones.',
+    ]);
+    expect(quoted(selectQuotes([p], terms, { ...options, tuning: { ...tuning, sentenceGaps: false } }))).toEqual([
+      'Deploying replaces the widget server.',
+      'On that signal the widget server stops taking requests and finishes ongoing ones.',
     ]);
   });
 });
