@@ -205,6 +205,25 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
     const fresh = !chosen.includes(q);
     take(q, why);
     const siblings = siblingsOf(q);
+    // A sentence left out between two quoted sentences of its paragraph is quoted too, as soon as the second
+    // is: the quote then reads as the paragraph does, not as two remarks ("… you must replace the previous
+    // version. [The process manager will first send a SIGTERM signal …] Once the application gets this
+    // signal, …"). It joins two quoted pieces into one, so it is not held to maxUnits.
+    if (tuning.sentenceGaps && q.unit.kind === 'sentence' && chosen.includes(q))
+      for (const step of [-1, 1]) {
+        const [gap, other] = [siblings[q.unit.index + step], siblings[q.unit.index + 2 * step]];
+        if (
+          gap &&
+          other &&
+          chosen.includes(other) &&
+          !chosen.includes(gap) &&
+          gap.unit.kind === 'sentence' &&
+          gap.unit.block === q.unit.block &&
+          other.unit.block === q.unit.block &&
+          fits(gap)
+        )
+          take(gap, 'context');
+      }
     // A sentence is not quoted without the next one of its paragraph when that one qualifies it ("However,
     // … the stream has already started"): quoted alone, it would say more than the documentation does.
     const qualifier = siblings[q.unit.index + 1];
@@ -324,27 +343,6 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
     // Whatever was not quoted after all is not offered again.
     if (!chosen.includes(best)) dangling.add(best);
   }
-  // A sentence left out between two quoted sentences of its paragraph is quoted too, when it fits: the quote
-  // then reads as the paragraph does, not as two remarks ("… you must replace the previous version. [The
-  // process manager will first send a SIGTERM signal …] Once the application gets this signal, …"). It
-  // joins two quoted pieces into one, so it is not held to maxUnits.
-  if (tuning.sentenceGaps)
-    for (const q of [...chosen]) {
-      if (q.unit.kind !== 'sentence') continue;
-      const siblings = siblingsOf(q);
-      const [gap, after] = [siblings[q.unit.index + 1], siblings[q.unit.index + 2]];
-      if (
-        gap &&
-        after &&
-        chosen.includes(after) &&
-        !chosen.includes(gap) &&
-        gap.unit.kind === 'sentence' &&
-        gap.unit.block === q.unit.block &&
-        after.unit.block === q.unit.block &&
-        fits(gap)
-      )
-        take(gap, 'context');
-    }
   // An introducing sentence ("… like this:") still without what it introduces reads as cut off: the listing,
   // list item or row after it comes along when it fits (a long listing's first part, too).
   if (tuning.introducedLast)

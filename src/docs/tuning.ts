@@ -312,9 +312,10 @@ export interface Tuning {
    */
   itemParents: boolean;
   /**
-   * A sentence left out between two quoted sentences of its paragraph is quoted too, when it fits; it joins
-   * two pieces into one, so maxUnits does not hold it. Measured as itemParents: answer match +1 / −0 (lerna);
-   * held to maxUnits, +0.
+   * A sentence left out between two quoted sentences of its paragraph is quoted too, when it fits, as soon as
+   * the second is chosen; it joins two pieces into one, so maxUnits does not hold it. Measured as itemParents:
+   * answer match +2 / −0 (lerna, express); filled in only after every unit was chosen, when the budget is
+   * mostly spent, +1 / −0; held to maxUnits as well, +0.
    */
   sentenceGaps: boolean;
   /**
