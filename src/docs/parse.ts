@@ -689,6 +689,10 @@ export function withoutAttributes(text: string): string {
 
 /** A line holding only a component's tag (MDX): closing mark, name, attributes, self-closing mark. */
 const COMPONENT_LINE = /^\s*<(\/)?([A-Z][\w.]*)(\s[^<>]*?)?(\/)?>\s*$/;
+/** The first line of a component's tag that goes on over the next lines: `<MiddlewareInfo` or `<Param name="a"`. */
+const COMPONENT_OPENING = /^\s*<[A-Z][\w.]*(?:\s[^<>]*)?$/;
+/** Most lines a component's tag is read over. */
+const TAG_LINES = 20;
 /** A JSX attribute: its name, and its value when it is a string (an `{expression}` shows no text of its own). */
 const JSX_ATTRIBUTE = /([A-Za-z_][\w:.-]*)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|\{[^{}]*\}))?/g;
 /** Attributes naming what a component documents: a parameter, a field, a header, a command. */
@@ -885,7 +889,19 @@ export function siteMarkdown(text: string, meta: Readonly<Record<string, string>
       for (const name of line.replace(/\bfrom\s+['"].*$/s, '').matchAll(/[A-Za-z_$][\w$]*/g)) if (!MDX_IMPORT_WORDS.has(name[0])) imported.add(name[0]);
       continue;
     }
-    const tag = COMPONENT_LINE.exec(line);
+    // A tag written over several lines, one attribute to a line (how Prettier formats a long one), is read as
+    // one line, up to its closing `>` (within a few lines).
+    let tagLine = line;
+    if (COMPONENT_OPENING.test(line))
+      for (let j = i + 1; j < Math.min(lines.length, i + 1 + TAG_LINES); j++) {
+        if (!lines[j]!.trim() || /</.test(lines[j]!)) break;
+        tagLine += ` ${lines[j]!.trim()}`;
+        if (lines[j]!.trimEnd().endsWith('>')) {
+          if (COMPONENT_LINE.test(tagLine)) i = j;
+          break;
+        }
+      }
+    const tag = COMPONENT_LINE.exec(tagLine);
     if (tag) {
       const [, closing, , attributes = '', selfClosing] = tag;
       if (closing) components = Math.max(0, components - 1);

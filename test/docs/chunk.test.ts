@@ -758,7 +758,13 @@ describe('structure-aware chunking', () => {
       '</Alert>',
       '',
       '<Alert type="alert" />',
-      '<PackageManagerCommand command="npm install express" />',
+      '<MiddlewareInfo',
+      '  version="2.8.6"',
+      '  github="https://github.com/expressjs/cors"',
+      '/>',
+      '<PackageManagerCommand',
+      '  command="npm install express"',
+      '/>',
     ].join('\n');
     expect(passages(md)).toEqual([
       [
