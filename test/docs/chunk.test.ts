@@ -193,6 +193,20 @@ describe('structure-aware chunking', () => {
     expect(parseDocument(summary, 'markdown').body).toBe(summary);
   });
 
+  it('reads hostile component tags in one pass: tags never closed are left as written', () => {
+    // A tag's lines are looked ahead for its closing `>` over at most a few lines (measured about 70 ms for
+    // each case here, not asserted: tests keep no clocks).
+    const openings = '<Param\n'.repeat(50_000);
+    expect(parseDocument(openings, 'markdown').body).toBe(openings);
+    const attributes = `<Param ${'a="b" '.repeat(100_000)}`;
+    expect(parseDocument(attributes, 'markdown').body).toBe(attributes);
+    const attributeLines = `<Param\n${'  a="b"\n'.repeat(50_000)}`;
+    expect(parseDocument(attributeLines, 'markdown').body.split('\n')).toHaveLength(50_002);
+    // Elements opened and never closed: their text is read, without its indentation.
+    const nested = `${'<Param name="x">\n'.repeat(20_000)}    text`;
+    expect(parseDocument(nested, 'markdown').body.split('\n').at(-1)).toBe('text');
+  });
+
   it('reads a hostile run of blank lines inside an indented code block in one pass', () => {
     // Each blank line once looked ahead past the whole run for more code: 20,000 of them took 1.3 s (a 100 KB upload of 100,000, half a minute);
     // looking past the run once takes under 60 ms (measured, not asserted: tests keep no clocks).
