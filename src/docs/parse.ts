@@ -688,7 +688,9 @@ export function withoutAttributes(text: string): string {
 }
 
 /** A line holding only a component's tag (MDX): closing mark, name, attributes, self-closing mark. */
-const COMPONENT_LINE = /^\s*<(\/)?([A-Z][\w.]*)(\s[^<>]*?)?(\/)?>\s*$/;
+const COMPONENT_LINE = /^\s*<(\/)?([A-Z][\w.]*)(\s(?:[^<>"']|"[^"\n]*"|'[^'\n]*')*?)?(\/)?>\s*$/;
+/** A line holding one component element and its text (`<Alert type="warning">Query strings are not part of the path.</Alert>`). */
+const COMPONENT_ELEMENT = /^\s*<([A-Z][\w.]*)(\s(?:[^<>"']|"[^"\n]*"|'[^'\n]*')*?)?>(.*)<\/\1>\s*$/;
 /** The first line of a component's tag that goes on over the next lines: `<MiddlewareInfo` or `<Param name="a"`. */
 const COMPONENT_OPENING = /^\s*<[A-Z][\w.]*(?:\s[^<>]*)?$/;
 /** Most lines a component's tag is read over. */
@@ -757,6 +759,8 @@ export function siteMarkdown(text: string, meta: Readonly<Record<string, string>
   // Component elements open around the line (MDX), and the indentation the open fence's lines lose.
   let components = 0;
   let fenceIndent = 0;
+  // The column the content of the list item open around the line starts at (0 outside lists).
+  let itemIndent = 0;
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i]!;
@@ -890,9 +894,15 @@ export function siteMarkdown(text: string, meta: Readonly<Record<string, string>
       continue;
     }
     // A tag written over several lines, one attribute to a line (how Prettier formats a long one), is read as
-    // one line, up to its closing `>` (within a few lines).
-    let tagLine = line;
-    if (COMPONENT_OPENING.test(line))
+    // one line, up to its closing `>` (within a few lines). A line indented as code, four columns past the
+    // list item it is in (if any), outside any element, is code (`    <Provider store={store}>` of an
+    // indented listing), not a tag.
+    const indent = /^ */.exec(line)![0].length;
+    const item = /^( *)(?:[-*+]|\d{1,9}[.)])( +)\S/.exec(line);
+    if (item) itemIndent = item[1]!.length + 1 + Math.min(item[2]!.length, 4);
+    else if (line.trim() && indent < itemIndent) itemIndent = 0;
+    let tagLine = !components && (indent >= itemIndent + 4 || /^\t/.test(line)) ? '' : line;
+    if (COMPONENT_OPENING.test(tagLine))
       for (let j = i + 1; j < Math.min(lines.length, i + 1 + TAG_LINES); j++) {
         if (!lines[j]!.trim() || /</.test(lines[j]!)) break;
         tagLine += ` ${lines[j]!.trim()}`;
@@ -901,6 +911,13 @@ export function siteMarkdown(text: string, meta: Readonly<Record<string, string>
           break;
         }
       }
+    const element = tagLine && COMPONENT_ELEMENT.exec(tagLine);
+    if (element) {
+      const shown = componentText(element[2] ?? '');
+      const text = element[3]!.trim();
+      out.push(shown && text ? `${shown} ${text}` : shown || text);
+      continue;
+    }
     const tag = COMPONENT_LINE.exec(tagLine);
     if (tag) {
       const [, closing, , attributes = '', selfClosing] = tag;

@@ -779,6 +779,18 @@ describe('structure-aware chunking', () => {
       '<PackageManagerCommand',
       '  command="npm install express"',
       '/>',
+      '',
+      '<Alert type="warning">Query strings are not part of the route path.</Alert>',
+      '',
+      '- An item:',
+      '',
+      '    <Alert type="info">',
+      '    Inside the item.',
+      '    </Alert>',
+      '',
+      '<Param name="links" type="Record<String, String>">',
+      '  The links.',
+      '</Param>',
     ].join('\n');
     expect(passages(md)).toEqual([
       [
@@ -798,8 +810,23 @@ describe('structure-aware chunking', () => {
         'This API reads the file system.',
         '',
         'npm install express',
+        '',
+        '**Warning:** Query strings are not part of the route path.',
+        '',
+        '- An item:',
+        '',
+        '**Info:**',
+        'Inside the item.',
+        '',
+        '`links` (type: Record<String, String>)',
+        'The links.',
       ].join('\n'),
     ]);
+  });
+
+  it('keeps a JSX line of an indented code listing as code, outside any component', () => {
+    const md = ['# Store', '', 'Wrap the app:', '', '    <Provider store={store}>', '      <App />', '    </Provider>', '', 'After.'].join('\n');
+    expect(passages(md)).toEqual(['Wrap the app:\n\n```\n<Provider store={store}>\n  <App />\n</Provider>\n```\n\nAfter.']);
   });
 
   it('drops what an MDX import renders (a raw file shown by <CodeBlock>), not an expression the page never imported', () => {
