@@ -893,6 +893,10 @@ export function siteMarkdown(text: string, meta: Readonly<Record<string, string>
       for (const name of line.replace(/\bfrom\s+['"].*$/s, '').matchAll(/[A-Za-z_$][\w$]*/g)) if (!MDX_IMPORT_WORDS.has(name[0])) imported.add(name[0]);
       continue;
     }
+    // What an imported binding renders (`{UninstallExample}`, alone or as a component's only content, how MDX
+    // shows a file loaded raw) is not in the page: nothing to read.
+    const shown = /^\s*(?:<([A-Z][\w.]*)(?:\s[^<>]*)?>)?\s*\{\s*([A-Za-z_$][\w$]*)\s*\}\s*(?:<\/([A-Z][\w.]*)>)?\s*$/.exec(line);
+    if (shown && imported.has(shown[2]!) && shown[1] === shown[3]) continue;
     // A tag written over several lines, one attribute to a line (how Prettier formats a long one), is read as
     // one line, up to its closing `>` (within a few lines). A line indented as code, four columns past the
     // list item it is in (if any), outside any element, is code (`    <Provider store={store}>` of an
@@ -929,10 +933,6 @@ export function siteMarkdown(text: string, meta: Readonly<Record<string, string>
       }
       continue;
     }
-    // What an imported binding renders (`{UninstallExample}`, alone or as a component's only content, how MDX
-    // shows a file loaded raw) is not in the page: nothing to read.
-    const shown = /^\s*(?:<([A-Z][\w.]*)(?:\s[^<>]*)?>)?\s*\{\s*([A-Za-z_$][\w$]*)\s*\}\s*(?:<\/([A-Z][\w.]*)>)?\s*$/.exec(line);
-    if (shown && imported.has(shown[2]!) && shown[1] === shown[3]) continue;
     // An attribute block on a line of its own (`{#automocking-algorithm}`, kramdown's `{: .note}`, Goldmark's
     // `{ .warning }`) names the block beside it for links and styles: no reading text.
     if (/^\s{0,3}\{[ \t]*[:#.][^{}\n]*\}\s*$/.test(line)) continue;
