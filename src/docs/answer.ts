@@ -390,17 +390,18 @@ function versionsOf(perPassage: Quote[][], words: Map<Quote, Set<string>>, overl
     }
     run = [];
   };
-  const follows = (q: Quote, last: Quote, units: Quote[]) => {
+  // Any other unit closes the run, so its last block is the unit just before `q`: in `q`'s passage, or the
+  // last of the passage before it (then `q` is its passage's first unit).
+  const follows = (q: Quote, last: Quote) => {
     if (q.candidate === last.candidate) return q.unit.block === last.unit.block + 1;
     const [x, y] = [last.candidate.chunk, q.candidate.chunk];
-    const before = perPassage.find((u) => u[0]?.candidate === last.candidate)!;
-    return x.doc_id === y.doc_id && y.ord === x.ord + 1 && x.section === y.section && q === units[0] && last === before.at(-1) && !q.unit.section;
+    return x.doc_id === y.doc_id && y.ord === x.ord + 1 && x.section === y.section && !q.unit.section;
   };
   for (const units of ordered)
     for (const q of units) {
       const whole = q.unit.kind === 'code' && !q.unit.excerpt;
       const last = run.at(-1);
-      if (whole && last && follows(q, last, units)) run.push(q);
+      if (whole && last && follows(q, last)) run.push(q);
       else {
         close();
         if (whole) run.push(q);
