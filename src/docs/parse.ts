@@ -687,10 +687,12 @@ export function withoutAttributes(text: string): string {
   return text.replace(/\{[#.][^{}\n]*\}\s*$/, '').trimEnd();
 }
 
+/** A tag's attributes: a quoted value may hold `<` and `>` (`type="Record<String, String[]>"`). */
+const TAG_ATTRIBUTES = String.raw`(\s(?:[^<>"']|"[^"\n]*"|'[^'\n]*')*?)?`;
 /** A line holding only a component's tag (MDX): closing mark, name, attributes, self-closing mark. */
-const COMPONENT_LINE = /^\s*<(\/)?([A-Z][\w.]*)(\s(?:[^<>"']|"[^"\n]*"|'[^'\n]*')*?)?(\/)?>\s*$/;
+const COMPONENT_LINE = new RegExp(String.raw`^\s*<(\/)?([A-Z][\w.]*)${TAG_ATTRIBUTES}(\/)?>\s*$`);
 /** A line holding one component element and its text (`<Alert type="warning">Query strings are not part of the path.</Alert>`). */
-const COMPONENT_ELEMENT = /^\s*<([A-Z][\w.]*)(\s(?:[^<>"']|"[^"\n]*"|'[^'\n]*')*?)?>(.*)<\/\1>\s*$/;
+const COMPONENT_ELEMENT = new RegExp(String.raw`^\s*<([A-Z][\w.]*)${TAG_ATTRIBUTES}>(.*)<\/\1>\s*$`);
 /** The first line of a component's tag that goes on over the next lines: `<MiddlewareInfo` or `<Param name="a"`. */
 const COMPONENT_OPENING = /^\s*<[A-Z][\w.]*(?:\s[^<>]*)?$/;
 /** Most lines a component's tag is read over. */
@@ -769,7 +771,7 @@ export function siteMarkdown(text: string, meta: Readonly<Record<string, string>
     // Inside a component's element, indentation only lays out the JSX (MDX has no indented code): its lines
     // are read without it, and a fenced block opened there loses as much of it as its opening fence had.
     if (!fence) fenceIndent = components ? /^[ \t]*/.exec(raw)![0].length : 0;
-    const unindented = admonitionBody ? raw.replace(/^(?: {4}|\t)/, '') : fenceIndent ? raw.replace(new RegExp(`^[ \\t]{0,${fenceIndent}}`), '') : raw;
+    const unindented = admonitionBody ? raw.replace(/^(?: {4}|\t)/, '') : fenceIndent ? raw.slice(Math.min(fenceIndent, /^[ \t]*/.exec(raw)![0].length)) : raw;
     // A Hugo cross-reference (`[the CLI]({{< relref "cli#install" >}})`) is its target, so its link reads as one.
     const liquid = fence || !unindented.includes('{%') ? undefined : liquidTags(unindented);
     const line =
@@ -917,9 +919,9 @@ export function siteMarkdown(text: string, meta: Readonly<Record<string, string>
       }
     const element = tagLine && COMPONENT_ELEMENT.exec(tagLine);
     if (element) {
-      const shown = componentText(element[2] ?? '');
+      const label = componentText(element[2] ?? '');
       const text = element[3]!.trim();
-      out.push(shown && text ? `${shown} ${text}` : shown || text);
+      out.push(label && text ? `${label} ${text}` : label || text);
       continue;
     }
     const tag = COMPONENT_LINE.exec(tagLine);
@@ -928,8 +930,8 @@ export function siteMarkdown(text: string, meta: Readonly<Record<string, string>
       if (closing) components = Math.max(0, components - 1);
       else {
         if (!selfClosing) components++;
-        const shown = componentText(attributes);
-        if (shown) out.push(shown);
+        const label = componentText(attributes);
+        if (label) out.push(label);
       }
       continue;
     }
