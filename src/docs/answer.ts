@@ -220,7 +220,7 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
           gap.unit.kind === 'sentence' &&
           gap.unit.block === q.unit.block &&
           other.unit.block === q.unit.block &&
-          fits(gap)
+          fits(gap, tuning.gapSlack)
         )
           take(gap, 'context');
       }
