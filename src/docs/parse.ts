@@ -752,7 +752,9 @@ const MDX_IMPORT_WORDS = new Set(['import', 'as', 'type']);
 export function siteMarkdown(text: string, meta: Readonly<Record<string, string>> = {}): string {
   let fence: OpenFence | undefined;
   const out: string[] = [];
-  let admonitionBody = false;
+  // How many containers of MkDocs' dialect (admonitions, content tabs) are open around the line: each indents
+  // its body by four spaces more.
+  let containers = 0;
   // MyST directives whose body is being read as markdown, innermost last: each one's closing fence goes.
   const directives: OpenFence[] = [];
   let directiveOptions = false;
@@ -766,12 +768,13 @@ export function siteMarkdown(text: string, meta: Readonly<Record<string, string>
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i]!;
-    // An admonition's body is indented by four spaces: read without them, so its code fences are fences.
-    if (admonitionBody && raw.trim() && !/^(?: {4}|\t)/.test(raw)) admonitionBody = false;
+    // An admonition's or a content tab's body is indented by four spaces: read without them, so its code fences
+    // are fences and its prose is prose. A line indented less closes the containers it is outside of.
+    if (containers && raw.trim()) containers = Math.min(containers, indentLevels(raw, containers));
     // Inside a component's element, indentation only lays out the JSX (MDX has no indented code): its lines
     // are read without it, and a fenced block opened there loses as much of it as its opening fence had.
     if (!fence) fenceIndent = components ? /^[ \t]*/.exec(raw)![0].length : 0;
-    const unindented = admonitionBody ? raw.replace(/^(?: {4}|\t)/, '') : fenceIndent ? raw.slice(Math.min(fenceIndent, /^[ \t]*/.exec(raw)![0].length)) : raw;
+    const unindented = containers ? withoutLevels(raw, containers) : fenceIndent ? raw.slice(Math.min(fenceIndent, /^[ \t]*/.exec(raw)![0].length)) : raw;
     // A Hugo cross-reference (`[the CLI]({{< relref "cli#install" >}})`) is its target, so its link reads as one.
     const liquid = fence || !unindented.includes('{%') ? undefined : liquidTags(unindented);
     const line =
@@ -865,7 +868,15 @@ export function siteMarkdown(text: string, meta: Readonly<Record<string, string>
     if (admonition) {
       const [, kind = '', title = ''] = admonition;
       out.push('', title ? `**${title}:**` : labelLine(kind));
-      admonitionBody = true;
+      containers++;
+      continue;
+    }
+    // A content tab (pymdownx.tabbed: `=== "macOS and Linux"`, its body indented under it) opens under its
+    // label, which says what the body is for.
+    const tab = /^\s{0,3}===[!+]?\s+"([^"]*)"\s*$/.exec(line);
+    if (tab) {
+      out.push('', ...(tab[1]!.trim() ? [`**${tab[1]!.trim()}:**`] : []));
+      containers++;
       continue;
     }
     // (MyST writes the same with braces: `:::{note}`.)
@@ -943,6 +954,28 @@ export function siteMarkdown(text: string, meta: Readonly<Record<string, string>
     out.push(line);
   }
   return out.join('\n');
+}
+
+/** How many of `most` four-space (or tab) indentation levels a line starts with. */
+function indentLevels(line: string, most: number): number {
+  let levels = 0;
+  for (let at = 0; levels < most; levels++) {
+    if (line.startsWith('    ', at)) at += 4;
+    else if (line[at] === '\t') at += 1;
+    else break;
+  }
+  return levels;
+}
+
+/** The line without `levels` four-space (or tab) indentation levels, as many as it has. */
+function withoutLevels(line: string, levels: number): string {
+  let at = 0;
+  for (let k = 0; k < levels; k++) {
+    if (line.startsWith('    ', at)) at += 4;
+    else if (line[at] === '\t') at += 1;
+    else break;
+  }
+  return line.slice(at);
 }
 
 /**

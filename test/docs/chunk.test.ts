@@ -1201,6 +1201,75 @@ describe('structure-aware chunking', () => {
     expect(chunkMarkdown(parseDocument(fenced, 'markdown').body)[0]!.text).toBe('**Example:**\nSet it:\n\n```yaml\nsite_name: x\n```\n\nAfter.');
   });
 
+  it("reads MkDocs Material's content tabs under their labels, their indented bodies as prose and fences, also nested", () => {
+    const md = [
+      '# Install',
+      '',
+      'Run the installer:',
+      '',
+      '=== "macOS and Linux"',
+      '',
+      '    Use `curl` to fetch it:',
+      '',
+      '    ```console',
+      '    $ curl -LsSf https://example.com/install.sh | sh',
+      '    ```',
+      '',
+      '===! "Windows"',
+      '',
+      '    Use `irm`.',
+      '',
+      '!!! tip',
+      '',
+      '    Inspect it first:',
+      '',
+      '    === "macOS and Linux"',
+      '',
+      '        ```console',
+      '        $ curl https://example.com/install.sh | less',
+      '        ```',
+      '',
+      'After the tabs.',
+      '',
+      '    indented code again',
+      '',
+    ].join('\n');
+    const [chunk] = chunkMarkdown(parseDocument(md, 'markdown').body);
+    expect(chunk!.text).toBe(
+      [
+        'Run the installer:',
+        '',
+        '**macOS and Linux:**',
+        '',
+        'Use `curl` to fetch it:',
+        '',
+        '```console',
+        '$ curl -LsSf https://example.com/install.sh | sh',
+        '```',
+        '',
+        '**Windows:**',
+        '',
+        'Use `irm`.',
+        '',
+        '**Tip:**',
+        '',
+        'Inspect it first:',
+        '',
+        '**macOS and Linux:**',
+        '',
+        '```console',
+        '$ curl https://example.com/install.sh | less',
+        '```',
+        '',
+        'After the tabs.',
+        '',
+        '```',
+        'indented code again',
+        '```',
+      ].join('\n'),
+    );
+  });
+
   it('reads a hostile page in one pass: lines built to make its patterns backtrack come out as written', () => {
     // Each of these took minutes to hours before (every opening bracket, tag or backtick scanned to the end of
     // the line or the page); a document is anyone's upload, so each must cost its length.
