@@ -17,7 +17,7 @@ import { TUNING } from './tuning.js';
 export const SECTION_SEPARATOR = ' › ';
 
 /** Changing how documents are cut changes this, so that re-ingesting re-chunks unchanged files. */
-export const CHUNKER_VERSION = 'c21';
+export const CHUNKER_VERSION = 'c22';
 
 export interface ChunkOptions {
   /** Target upper size of a passage, in characters (code blocks may exceed it; they are never cut). */
@@ -91,11 +91,12 @@ export function cleanInline(given: string, references?: ReadonlySet<string>): st
   // Brackets inside code spans (`[dependencies]`) are no link's: masked while links are read.
   const unlinked = withoutComments(line)
     .replace(/`[^`\n]+`/g, (span) => span.replace(/\[/g, MASKED_OPEN).replace(/\]/g, MASKED_CLOSE))
-    .replace(/!\[[^\][]*\]\((?:[^()]|\([^()]*\))*\)/g, '')
+    // An attribute list after an image or link (Python-Markdown's `{: style="…"}`, `{ .md-button }`) styles it.
+    .replace(/!\[[^\][]*\]\((?:[^()]|\([^()]*\))*\)(?:\{:[^{}\n]*\}|\{[ \t]*[#.][^{}\n]*\})?/g, '')
     .replace(/!\[[^\][]*\]\[[^\][]*\]/g, '')
     // A shortcut reference image (`![npm]`, its target defined elsewhere).
     .replace(/!\[[^\][]*\](?![([])/g, '')
-    .replace(/\[((?:[^\][]|\[[^\][]*\])*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)/g, '$1')
+    .replace(/\[((?:[^\][]|\[[^\][]*\])*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+"[^"]*")?\)(?:\{:[^{}\n]*\}|\{[ \t]*[#.][^{}\n]*\})?/g, '$1')
     .replace(/\[([^\][]*)\]\[[^\][]*\]/g, '$1')
     .replace(/\[([^\][^]*)\](?![([:])/g, (m, label: string) => (references?.has(referenceLabel(label)) ? label : m))
     // An autolink (`<https://…>`) reads as its address.

@@ -951,6 +951,17 @@ export function siteMarkdown(text: string, meta: Readonly<Record<string, string>
     if (/^\s{0,3}\{[ \t]*[:#.][^{}\n]*\}\s*$/.test(line)) continue;
     // A table-of-contents marker (`[[toc]]`, markdown-it's) shows the page's headings, which the page has.
     if (/^\s{0,3}\[\[toc\]\]\s*$/i.test(line)) continue;
+    // A snippet include (pymdownx.snippets: `--8<-- "CONTRIBUTING.md"`, or a block of them between two bare
+    // markers) names another file the site inserts at build time: no reading text here.
+    if (/^\s{0,3}-{1,2}8<-{1,2}(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'))?\s*$/.test(line)) {
+      if (!/["']/.test(line))
+        for (let j = i + 1; j < lines.length && j <= i + 50; j++)
+          if (/^\s{0,3}-{1,2}8<-{1,2}\s*$/.test(lines[j]!)) {
+            i = j;
+            break;
+          }
+      continue;
+    }
     out.push(line);
   }
   return out.join('\n');

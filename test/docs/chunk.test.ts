@@ -1201,6 +1201,42 @@ describe('structure-aware chunking', () => {
     expect(chunkMarkdown(parseDocument(fenced, 'markdown').body)[0]!.text).toBe('**Example:**\nSet it:\n\n```yaml\nsite_name: x\n```\n\nAfter.');
   });
 
+  it("drops MkDocs' snippet includes and the attribute lists after images and links, never inside code", () => {
+    const md = [
+      '# Preview',
+      '',
+      'The following features are available:',
+      '',
+      '--8<-- "docs/reference/.preview-features.md"',
+      '',
+      '--8<--',
+      'docs/a.md',
+      'docs/b.md',
+      '--8<--',
+      '',
+      'It runs: ![Run result](../assets/run.png){: style="height:50px"} and [Get started](start.md){ .md-button } too.',
+      '',
+      '```python',
+      'print(f"{x:.2f}")  # --8<-- stays',
+      '--8<-- "kept.md"',
+      '```',
+      '',
+    ].join('\n');
+    const [chunk] = chunkMarkdown(parseDocument(md, 'markdown').body);
+    expect(chunk!.text).toBe(
+      [
+        'The following features are available:',
+        '',
+        'It runs:  and Get started too.',
+        '',
+        '```python',
+        'print(f"{x:.2f}")  # --8<-- stays',
+        '--8<-- "kept.md"',
+        '```',
+      ].join('\n'),
+    );
+  });
+
   it("reads MkDocs Material's content tabs under their labels, their indented bodies as prose and fences, also nested", () => {
     const md = [
       '# Install',
