@@ -770,11 +770,15 @@ export function siteMarkdown(text: string, meta: Readonly<Record<string, string>
     const raw = lines[i]!;
     // An admonition's or a content tab's body is indented by four spaces: read without them, so its code fences
     // are fences and its prose is prose. A line indented less closes the containers it is outside of.
-    if (containers && raw.trim()) containers = Math.min(containers, indentLevels(raw, containers));
+    if (containers && raw.trim()) containers = indentLevels(raw, containers).levels;
     // Inside a component's element, indentation only lays out the JSX (MDX has no indented code): its lines
     // are read without it, and a fenced block opened there loses as much of it as its opening fence had.
     if (!fence) fenceIndent = components ? /^[ \t]*/.exec(raw)![0].length : 0;
-    const unindented = containers ? withoutLevels(raw, containers) : fenceIndent ? raw.slice(Math.min(fenceIndent, /^[ \t]*/.exec(raw)![0].length)) : raw;
+    const unindented = containers
+      ? raw.slice(indentLevels(raw, containers).end)
+      : fenceIndent
+        ? raw.slice(Math.min(fenceIndent, /^[ \t]*/.exec(raw)![0].length))
+        : raw;
     // A Hugo cross-reference (`[the CLI]({{< relref "cli#install" >}})`) is its target, so its link reads as one.
     const liquid = fence || !unindented.includes('{%') ? undefined : liquidTags(unindented);
     const line =
@@ -967,26 +971,16 @@ export function siteMarkdown(text: string, meta: Readonly<Record<string, string>
   return out.join('\n');
 }
 
-/** How many of `most` four-space (or tab) indentation levels a line starts with. */
-function indentLevels(line: string, most: number): number {
+/** How many of `most` four-space (or tab) indentation levels a line starts with, and where they end. */
+function indentLevels(line: string, most: number): { levels: number; end: number } {
   let levels = 0;
-  for (let at = 0; levels < most; levels++) {
-    if (line.startsWith('    ', at)) at += 4;
-    else if (line[at] === '\t') at += 1;
+  let end = 0;
+  for (; levels < most; levels++) {
+    if (line.startsWith('    ', end)) end += 4;
+    else if (line[end] === '\t') end += 1;
     else break;
   }
-  return levels;
-}
-
-/** The line without `levels` four-space (or tab) indentation levels, as many as it has. */
-function withoutLevels(line: string, levels: number): string {
-  let at = 0;
-  for (let k = 0; k < levels; k++) {
-    if (line.startsWith('    ', at)) at += 4;
-    else if (line[at] === '\t') at += 1;
-    else break;
-  }
-  return line.slice(at);
+  return { levels, end };
 }
 
 /**
