@@ -770,15 +770,14 @@ export function siteMarkdown(text: string, meta: Readonly<Record<string, string>
     const raw = lines[i]!;
     // An admonition's or a content tab's body is indented by four spaces: read without them, so its code fences
     // are fences and its prose is prose. A line indented less closes the containers it is outside of.
-    if (containers && raw.trim()) containers = indentLevels(raw, containers).levels;
+    // (A blank line keeps them open; the levels it has end where its indentation does.)
+    const levels = containers ? indentLevels(raw, containers) : undefined;
+    if (levels && raw.trim()) containers = levels.levels;
     // Inside a component's element, indentation only lays out the JSX (MDX has no indented code): its lines
     // are read without it, and a fenced block opened there loses as much of it as its opening fence had.
-    if (!fence) fenceIndent = components ? /^[ \t]*/.exec(raw)![0].length : 0;
-    const unindented = containers
-      ? raw.slice(indentLevels(raw, containers).end)
-      : fenceIndent
-        ? raw.slice(Math.min(fenceIndent, /^[ \t]*/.exec(raw)![0].length))
-        : raw;
+    const leading = /^[ \t]*/.exec(raw)![0].length;
+    if (!fence) fenceIndent = components ? leading : 0;
+    const unindented = levels && containers ? raw.slice(levels.end) : fenceIndent ? raw.slice(Math.min(fenceIndent, leading)) : raw;
     // A Hugo cross-reference (`[the CLI]({{< relref "cli#install" >}})`) is its target, so its link reads as one.
     const liquid = fence || !unindented.includes('{%') ? undefined : liquidTags(unindented);
     const line =
