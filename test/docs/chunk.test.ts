@@ -1344,6 +1344,13 @@ describe('structure-aware chunking', () => {
       const sections = chunkMarkdown(parseDocument(`# ${title}\n\ntext\n`, 'markdown').body).map((c) => c.section);
       expect(sections).toEqual([title.replace(/\s+/g, ' ').trim()]);
     }
+    // Attribute lists never closed after links, and a page of snippet-include markers that never pair up.
+    const styled = '[a](b){ .c'.repeat(n / 10);
+    expect(passages(`# A\n\n${styled}\n`)).toEqual([styled.replace(/\[a\]\(b\)/g, 'a')]);
+    // (Each bare marker closes the block the one before it opened, so every other line of text is a block's.)
+    const included = passages(`# A\n\n${'--8<--\ntext\n'.repeat(n / 10)}`).join('\n');
+    expect(included).not.toContain('8<');
+    expect(included.match(/text/g)).toHaveLength(n / 20);
     const items = `# A\n\n${'* [a\\'.repeat(n / 4)}\n* [b](#b\n* [c](#c)\n`;
     expect(passages(items).at(-1)).toBe('* [b](#b\n* c');
     // (A tilde fence's info string may hold a backtick: this one opens a block, and the block never closes.)
