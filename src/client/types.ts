@@ -34,7 +34,7 @@ export interface QueryResult {
 }
 
 /** The document kinds the index accepts (`content_type` of an upload may also be a MIME type). */
-export type DocumentContentType = 'markdown' | 'text' | 'rst' | 'html';
+export type DocumentContentType = 'markdown' | 'text' | 'rst' | 'html' | 'asciidoc';
 
 /** A stored document, as `GET /v1/documents` lists it. */
 export interface DocumentRecord {

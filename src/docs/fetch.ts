@@ -6,7 +6,7 @@ import { ToolError } from '../errors.js';
 import { bareHost, publicPolicy } from '../net/destination.js';
 import type { Outbound } from '../net/outbound.js';
 import { rateLimited } from '../net/upstream.js';
-import { contentTypeFromMime } from './parse.js';
+import { contentTypeFromMime, contentTypeOf } from './parse.js';
 import { declaredCharset, decodeText } from './text.js';
 import type { DocumentInput } from './types.js';
 
@@ -45,11 +45,13 @@ export async function fetchDocument(outbound: Outbound, url: string, signal?: Ab
     });
   }
   const declared = contentTypeFromMime(response.mediaType);
-  const contentType = declared === 'text' && /\.(md|mdx|markdown)$/i.test(response.url.pathname) ? 'markdown' : (declared ?? 'html');
+  // Markdown and AsciiDoc are often served as text/plain (raw files on a code host): the file name tells.
+  const named = declared === 'text' ? contentTypeOf(response.url.pathname) : undefined;
+  const contentType = named === 'markdown' || named === 'asciidoc' ? named : (declared ?? 'html');
   const checked = decodeText(response.body, declaredCharset(response.headers['content-type'] as string | undefined));
   if (!checked.ok) {
     throw new ToolError(
-      `Cannot ingest ${url}: ${checked.reason}. Only text documentation (markdown, text, rst, html) is indexed.`,
+      `Cannot ingest ${url}: ${checked.reason}. Only text documentation (markdown, text, rst, html, asciidoc) is indexed.`,
       'unsupported_document_type',
       { url },
     );

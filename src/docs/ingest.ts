@@ -7,7 +7,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
 import { ToolError } from '../errors.js';
-import { contentTypeOf, type ContentType } from './parse.js';
+import { acceptedKinds, contentTypeOf, type ContentType } from './parse.js';
 import { decodeText } from './text.js';
 
 export interface FoundFile {
@@ -78,7 +78,7 @@ export async function findSource(target: string, exclude: readonly string[] = []
   } else {
     const type = contentTypeOf(abs);
     if (!type) {
-      throw new ToolError(`Cannot ingest ${target}: only .md, .mdx, .markdown, .txt, .rst, .html and .htm files are read.`, 'invalid_arguments');
+      throw new ToolError(`Cannot ingest ${target}: only ${acceptedKinds()} files are read.`, 'invalid_arguments');
     }
     found.files.push({ file: abs, title: path.basename(abs), contentType: type });
   }

@@ -45,11 +45,11 @@ export function defaultLibraryFor(target: string, isFolder: boolean): string {
 }
 
 /**
- * The media type a document is served as by resources/read: its stored text for markdown, text and rst;
- * HTML is served as parsed (markdown-like), which is what was indexed from it.
+ * The media type a document is served as by resources/read: its stored text for markdown, text, rst and
+ * AsciiDoc; HTML is served as parsed (markdown-like), which is what was indexed from it.
  */
 export function resourceMimeType(contentType: string): string {
-  return contentType === 'text' ? 'text/plain' : contentType === 'rst' ? 'text/x-rst' : 'text/markdown';
+  return contentType === 'text' ? 'text/plain' : contentType === 'rst' ? 'text/x-rst' : contentType === 'asciidoc' ? 'text/asciidoc' : 'text/markdown';
 }
 
 /** `docent://react%4018/guides/setup.md` for the document `guides/setup.md` of the set `react@18`. */

@@ -2,14 +2,16 @@
  * Turns a document in any accepted format into one normalised form: markdown-like text (ATX headings,
  * fenced code) plus the front matter's title and description. Chunking then works on that one form.
  *
- * Accepted: markdown (.md .mdx .markdown), plain text (.txt), reStructuredText (.rst), HTML (.html .htm).
+ * Accepted: markdown (.md .mdx .markdown), plain text (.txt), reStructuredText (.rst), HTML (.html .htm),
+ * AsciiDoc (.adoc .asciidoc; read by Asciidoctor.js into HTML, src/docs/asciidoc.ts).
  */
 import { decodeHTML } from 'entities';
 import { DomUtils, parseDocument as parseHtml } from 'htmlparser2';
 import { convert, type FormatCallback } from 'html-to-text';
+import { asciidocToHtml } from './asciidoc.js';
 import { fenceAround, fenceAt, fencedBlock, fenceLine, type OpenFence } from './fence.js';
 
-export type ContentType = 'markdown' | 'text' | 'rst' | 'html';
+export type ContentType = 'markdown' | 'text' | 'rst' | 'html' | 'asciidoc';
 
 export const EXTENSIONS: Record<string, ContentType> = {
   '.md': 'markdown',
@@ -19,7 +21,15 @@ export const EXTENSIONS: Record<string, ContentType> = {
   '.rst': 'rst',
   '.html': 'html',
   '.htm': 'html',
+  '.adoc': 'asciidoc',
+  '.asciidoc': 'asciidoc',
 };
+
+/** The accepted file name endings, for messages: ".md, .mdx, …, .htm and .adoc". */
+export function acceptedKinds(): string {
+  const all = Object.keys(EXTENSIONS);
+  return `${all.slice(0, -1).join(', ')} and ${all.at(-1)}`;
+}
 
 /** Content type from a file name, or undefined when the format is not accepted. */
 export function contentTypeOf(fileName: string): ContentType | undefined {
@@ -35,6 +45,7 @@ export function contentTypeFromMime(value: string | undefined): ContentType | un
   if (v === 'html' || v === 'text/html' || v === 'application/xhtml+xml') return 'html';
   if (v === 'rst' || v === 'text/x-rst' || v === 'text/prs.fallenstein.rst') return 'rst';
   if (v === 'text' || v === 'txt' || v === 'text/plain') return 'text';
+  if (v === 'asciidoc' || v === 'adoc' || v === 'text/asciidoc' || v === 'text/x-asciidoc') return 'asciidoc';
   return undefined;
 }
 
@@ -88,11 +99,18 @@ const headingFormatter: FormatCallback = (elem, walk, builder, formatOptions) =>
   builder.closeBlock({ trailingLineBreaks: 2 });
 };
 
+/**
+ * A code block, fenced with more backticks than any line of it starts with: a page that shows markdown
+ * (a README with its own ``` blocks) keeps its example whole instead of closing the fence inside it.
+ */
 const preFormatter: FormatCallback = (elem, walk, builder) => {
+  let longest = 2;
+  for (const m of DomUtils.textContent(elem as never).matchAll(/^ {0,3}(`{3,})/gm)) longest = Math.max(longest, m[1]!.length);
+  const fence = '`'.repeat(longest + 1);
   builder.openBlock({ leadingLineBreaks: 2, isPre: true });
-  builder.addLiteral('```\n');
+  builder.addLiteral(`${fence}\n`);
   walk(elem.children, builder);
-  builder.addLiteral('\n```');
+  builder.addLiteral(`\n${fence}`);
   builder.closeBlock({ trailingLineBreaks: 2 });
 };
 
@@ -204,11 +222,12 @@ const CHROME = [
 /** A code block's trailing newline (`<pre>` text ends with one) read as no blank last line. */
 function withoutTrailingBlankCode(body: string): string {
   const out: string[] = [];
-  let open = false;
+  let open: string | undefined;
   for (const line of body.split('\n')) {
-    if (line === '```') {
+    // The fences preFormatter writes: a line of three or more backticks alone.
+    if (/^`{3,}$/.test(line) && (open === undefined || line === open)) {
       if (open) while (out.length && out[out.length - 1] === '') out.pop();
-      open = !open;
+      open = open ? undefined : line;
     }
     out.push(line);
   }
@@ -1253,6 +1272,11 @@ export function parseDocument(content: string, type: ContentType): ParsedDocumen
   const text = content.replace(/\r\n?/g, '\n');
   if (type === 'html') {
     return htmlToMarkdownish(text);
+  }
+  if (type === 'asciidoc') {
+    const page = asciidocToHtml(text);
+    const read = htmlToMarkdownish(page.html);
+    return { ...read, title: page.title ?? read.title, description: page.description ?? read.description };
   }
   const split = type === 'markdown' || type === 'text' ? splitFrontMatter(text) : { meta: {}, body: text, prose: [] };
   const { meta } = split;

@@ -159,6 +159,41 @@ describe('structure-aware chunking', () => {
     expect(parseDocument(line, 'markdown').body).toBe(line);
   });
 
+  it('keeps an HTML code block that shows markdown with its own fences as one block, its # lines no headings', () => {
+    const page =
+      '<html><body><main><h1>Markdown scripts</h1><p>Create <code>readme.md</code>:</p>' +
+      '<pre><code># My Script\n\n```java\nclass Demo {}\n```\n\n````jsh\nnew Demo();\n````</code></pre>' +
+      '<h2>Running</h2><pre><code>tool readme.md\n# Output: Hello</code></pre></main></body></html>';
+    const { body } = parseDocument(page, 'html');
+    expect(body).toBe(
+      [
+        '# Markdown scripts',
+        '',
+        'Create `readme.md`:',
+        '',
+        '`````',
+        '# My Script',
+        '',
+        '```java',
+        'class Demo {}',
+        '```',
+        '',
+        '````jsh',
+        'new Demo();',
+        '````',
+        '`````',
+        '',
+        '## Running',
+        '',
+        '```',
+        'tool readme.md',
+        '# Output: Hello',
+        '```',
+      ].join('\n'),
+    );
+    expect(chunkMarkdown(body).map((c) => c.section)).toEqual(['Markdown scripts', 'Markdown scripts › Running']);
+  });
+
   it('reads an HTML page’s table as a markdown table, as a table written in markdown is read', () => {
     const page =
       '<html><body><main><h1>Options</h1><table><thead><tr><th>Option</th><th>Meaning</th></tr></thead><tbody>' +

@@ -55,7 +55,9 @@ describe('ingest', () => {
     await writeFile(path.join(folder, 'logo.png'), 'not text');
     const index = await indexFor(h.services, 'acme');
     expect((await index.ingestPath([folder])).added).toBe(7);
-    await expect(index.ingestPath([path.join(folder, 'logo.png')])).rejects.toThrow(/only \.md, \.mdx, \.markdown, \.txt, \.rst, \.html and \.htm/);
+    await expect(index.ingestPath([path.join(folder, 'logo.png')])).rejects.toThrow(
+      /only \.md, \.mdx, \.markdown, \.txt, \.rst, \.html, \.htm, \.adoc and \.asciidoc/,
+    );
     await expect(index.ingestPath([path.join(folder, 'missing')])).rejects.toThrow(/no such file or folder/);
   });
 

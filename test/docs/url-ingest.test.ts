@@ -236,7 +236,7 @@ describe('pages told apart by their query string, text decoded in its declared c
     expect(summary.skipped).toEqual([
       {
         path: url('/binary.md'),
-        reason: `Cannot ingest ${url('/binary.md')}: it is binary (it contains NUL bytes), not text. Only text documentation (markdown, text, rst, html) is indexed.`,
+        reason: `Cannot ingest ${url('/binary.md')}: it is binary (it contains NUL bytes), not text. Only text documentation (markdown, text, rst, html, asciidoc) is indexed.`,
       },
       { path: url('/latin1.md'), reason: expect.stringContaining('it is not UTF-8 text') },
     ]);

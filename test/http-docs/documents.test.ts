@@ -370,7 +370,7 @@ describe('hostile and malformed uploads are refused and store nothing', () => {
       expect(reply.body.error).toMatchObject({
         code: 'unsupported_document_type',
         filename: name,
-        supported: ['.md', '.mdx', '.markdown', '.txt', '.rst', '.html', '.htm'],
+        supported: ['.md', '.mdx', '.markdown', '.txt', '.rst', '.html', '.htm', '.adoc', '.asciidoc'],
       });
     }
     const nul = await uploadJson(app.url, keyA, { title: 'nul.md', content: '# Title\u0000binary' });

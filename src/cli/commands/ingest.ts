@@ -11,7 +11,7 @@ import type { Command } from '../main.js';
 const USAGE = [
   'Usage: docent ingest <path-or-url>... [--library NAME] [--exclude PATTERN]... [--tenant T] [--url-base URL] [--json]',
   '',
-  "Adds documentation to the tenant's index: files (.md .mdx .markdown .txt .rst .html .htm), folders",
+  `Adds documentation to the tenant's index: files (${Object.keys(EXTENSIONS).join(' ')}), folders`,
   "(recursively; a document's title is its path relative to the folder) and https URLs (fetched through the",
   'outbound guard). Only text is indexed: a file that is not UTF-8 text (or holds NUL bytes) is skipped and',
   'named. Every document belongs to a document set (a library); the same path in two sets is two documents.',

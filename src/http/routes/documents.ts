@@ -89,7 +89,7 @@ async function unsupported(what: string, extra: Record<string, unknown> = {}): P
   return new HttpError(
     415,
     'unsupported_document_type',
-    `${what} is not a supported document type. Supported: ${supported.join(', ')} files, or content_type markdown, text, rst or html (text/markdown, text/plain, text/x-rst, text/html).`,
+    `${what} is not a supported document type. Supported: ${supported.join(', ')} files, or content_type markdown, text, rst, html or asciidoc (text/markdown, text/plain, text/x-rst, text/html, text/asciidoc).`,
     { supported, ...extra },
   );
 }

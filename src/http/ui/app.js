@@ -4,7 +4,7 @@
 
 const KEY_STORAGE = 'docent.apiKey';
 /** The kinds the server indexes (README "Documentation answers"); other files of a folder are skipped. */
-const SUPPORTED = ['.md', '.mdx', '.markdown', '.txt', '.rst', '.html', '.htm'];
+const SUPPORTED = ['.md', '.mdx', '.markdown', '.txt', '.rst', '.html', '.htm', '.adoc', '.asciidoc'];
 /** Files per upload request, the server's cap (src/http/routes/documents.ts): larger folders go in several. */
 const MAX_FILES_PER_UPLOAD = 100;
 
