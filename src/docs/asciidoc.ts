@@ -43,7 +43,7 @@ function load(): Processor {
  * Attributes set from outside, which win over the document's own: the title shown as the page's first
  * heading (as a markdown page's `# Title`), no generated table of contents (navigation, not text), labels
  * instead of icon fonts, cross references to other pages kept as the .adoc paths they name (so links between
- * pages resolve to the ingested documents), front matter skipped.
+ * pages resolve to the ingested documents), the UI macros on, front matter skipped.
  */
 const ATTRIBUTES = {
   showtitle: '',
@@ -52,6 +52,8 @@ const ATTRIBUTES = {
   icons: null,
   toc: null,
   outfilesuffix: '.adoc',
+  // The UI macros (kbd:[Ctrl+C], btn:[Save], menu:File[Open]) read as what they show, as sites enable them.
+  experimental: '',
   'env-docent': '',
 };
 

@@ -99,6 +99,13 @@ describe('AsciiDoc documents', () => {
     expect(body).toContain('1. Also removes the installed JDKs.');
   });
 
+  it('reads the UI macros as what they show', () => {
+    // A menu path is written with no-break spaces around its arrows.
+    expect(parse('Press kbd:[Ctrl+C], then btn:[Save] in menu:File[Export > PDF].').body.replace(/\u00a0/g, ' ')).toBe(
+      'Press Ctrl+C, then Save in File › Export › PDF.',
+    );
+  });
+
   it('keeps a table as rows under its header', () => {
     const { body } = parse(GUIDE);
     expect(body).toMatch(/\| Setting \| Default \|\n\|[- |]+\|\n\| cache-ttl \| 24h \|\n\| offline \| false \|/);
