@@ -10,7 +10,7 @@ import { contentTypeFromMime, contentTypeOf } from './parse.js';
 import { declaredCharset, decodeText } from './text.js';
 import type { DocumentInput } from './types.js';
 
-const ACCEPT = ['text/html', 'application/xhtml+xml', 'text/markdown', 'text/x-markdown', 'text/plain', 'text/x-rst'];
+const ACCEPT = ['text/html', 'application/xhtml+xml', 'text/markdown', 'text/x-markdown', 'text/plain', 'text/x-rst', 'text/asciidoc'];
 const MAX_BYTES = 5 * 1024 * 1024;
 
 /**

@@ -27,7 +27,7 @@ import { indexFor } from './helpers.js';
 const HOST = 'feed.example.test';
 const OTHER_HOST = 'redirect.example.test';
 const PRIVATE_HOST = 'private.example.test';
-const ACCEPTED = 'text/html or application/xhtml+xml or text/markdown or text/x-markdown or text/plain or text/x-rst';
+const ACCEPTED = 'text/html or application/xhtml+xml or text/markdown or text/x-markdown or text/plain or text/x-rst or text/asciidoc';
 const RULE = 'docent ingest blocks private, loopback, link-local, reserved and IPv6 destinations';
 
 const INTRO_HTML = `<!doctype html>
@@ -213,6 +213,18 @@ describe('pages told apart by their query string, text decoded in its declared c
     expect((await index.listDocuments()).map((d) => d.title)).toEqual([title('/changelog?page=1'), title('/changelog?page=2')]);
     const scoped = await ask('Since which version are tokens scoped per project?');
     expect(scoped.sources[0]).toMatchObject({ title: title('/changelog?page=2'), section: 'Changelog › 2.0.0' });
+  });
+
+  it('reads AsciiDoc served as text/asciidoc, or as text/plain from an .adoc path', async () => {
+    const page = (name: string) => `= ${name}\n\n== Limits\n\nThe ${name.toLowerCase()} queue holds at most 512 jobs.\n`;
+    pages.set('/raw/ledger.adoc', { type: 'text/plain; charset=utf-8', body: page('Ledger') });
+    pages.set('/docs/archive', { type: 'text/asciidoc', body: page('Archive') });
+    expect(await index.ingestPath([url('/raw/ledger.adoc'), url('/docs/archive')], { fetchUrl })).toMatchObject({ added: 2 });
+    expect((await index.listDocuments()).map((d) => d.content_type)).toEqual(['asciidoc', 'asciidoc']);
+    const ledger = await ask('How many jobs does the ledger queue hold at most?');
+    expect(ledger.sources[0]).toMatchObject({ title: title('/raw/ledger.adoc'), section: 'Ledger › Limits' });
+    const archive = await ask('How many jobs does the archive queue hold at most?');
+    expect(archive.sources[0]).toMatchObject({ title: title('/docs/archive'), section: 'Archive › Limits' });
   });
 
   it('decodes a page in the charset its Content-Type declares', async () => {
