@@ -302,6 +302,28 @@ describe('document sets over HTTP', () => {
     expect((await send(`${app.url}/v1/documents?library=libA`, { method: 'DELETE', key: keyA })).status).toBe(404);
     expect((await listDocuments(app.url, keyA)).body.libraries.map((l: { library: string }) => l.library)).toEqual(['default']);
   });
+
+  it('takes AsciiDoc, by file name or by content_type, and answers from it', async () => {
+    const guide = '= Queue Guide\n\n== Limits\n\n*--max-jobs*::\nThe most jobs a queue holds; 512 by default.\n';
+    const files = await uploadFiles(app.url, keyA, [
+      { name: 'library', content: 'manual' },
+      { filename: 'guides/queue.adoc', content: guide },
+    ]);
+    expect(files.status, files.text).toBe(201);
+    expect(files.body.documents[0]).toMatchObject({ library: 'manual', title: 'guides/queue.adoc', content_type: 'asciidoc' });
+    const json = await uploadJson(app.url, keyA, {
+      library: 'manual',
+      title: 'notes',
+      content: '= Notes\n\nNOTE: Retries back off for 30 seconds.\n',
+      content_type: 'text/asciidoc',
+    });
+    expect(json.status, json.text).toBe(201);
+    expect(json.body.documents[0]).toMatchObject({ title: 'notes', content_type: 'asciidoc' });
+    const reply = QueryResultSchema.parse((await query(app.url, keyA, { question: 'How many jobs does a queue hold by default?', library: 'manual' })).body);
+    expect(reply.sources[0]).toMatchObject({ title: 'guides/queue.adoc', section: 'Queue Guide › Limits' });
+    expect(reply.answer).toContain('--max-jobs: The most jobs a queue holds; 512 by default.');
+    expect((await send(`${app.url}/v1/documents?library=manual`, { method: 'DELETE', key: keyA })).body).toEqual({ library: 'manual', removed: 2 });
+  });
 });
 
 describe('hostile and malformed uploads are refused and store nothing', () => {
