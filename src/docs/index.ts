@@ -24,7 +24,8 @@ import { answersProbability, CALIBRATION, decisionOf, gatherEvidence, modelAnswe
 import { generateAnswer, renumberCitations, type Complete, type Passage } from './generate.js';
 import { findSource, readText, urlFor } from './ingest.js';
 import { DEFAULT_LIBRARY, defaultLibraryFor, libraryProblem, resourceMimeType, resourceUri } from './library.js';
-import { parseDocument, type ContentType } from './parse.js';
+import { parseDocument, type ContentType, type ParsedDocument } from './parse.js';
+import { parseAway } from './parse-away.js';
 import { textProblem } from './text.js';
 import { documentId, hashOf, prepareDocument, resolveContentType, type AnalysisOptions, type PreparedDocument } from './prepare.js';
 import { asideTerms, namesAsked, questionIdentifiers, queryTerms, type QueryTerm } from './question.js';
@@ -340,7 +341,7 @@ export class DocIndex {
       if (!title) throw new ToolError('A document needs a non-empty title.', 'invalid_arguments');
       const contentType = resolveContentType(title, input.contentType);
       if (!contentType) {
-        const reason = `unsupported content type ${input.contentType}; use markdown, text, rst or html`;
+        const reason = `unsupported content type ${input.contentType}; use markdown, text, rst, html or asciidoc`;
         if (strictType) throw new ToolError(`Cannot ingest ${title}: ${reason}.`, 'invalid_arguments');
         summary.skipped.push({ path: title, reason });
         return;
@@ -359,7 +360,16 @@ export class DocIndex {
         summary.unchanged++;
         return;
       }
-      const prepared = prepareDocument(prepareInput, this.analysis, hash);
+      let parsed: ParsedDocument;
+      try {
+        parsed = await parseAway(input.content, contentType);
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        if (strictType) throw new ToolError(`Cannot ingest ${title}: ${reason}.`, 'invalid_arguments');
+        summary.skipped.push({ path: title, reason });
+        return;
+      }
+      const prepared = prepareDocument(prepareInput, this.analysis, hash, parsed);
       if (!prepared.chunks.length) {
         if (strictType) throw new ToolError(`Cannot ingest ${title}: it has no text.`, 'invalid_arguments');
         summary.skipped.push({ path: title, reason: 'no text' });

@@ -5,7 +5,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { CHUNKER_VERSION, chunkMarkdown, type ChunkOptions, DEFAULT_CHUNK_OPTIONS } from './chunk.js';
 import { closingRun, fenceOpening, runCloses } from './fence.js';
-import { contentTypeFromMime, contentTypeOf, parseDocument, type ContentType } from './parse.js';
+import { contentTypeFromMime, contentTypeOf, parseDocument, type ContentType, type ParsedDocument } from './parse.js';
 import { DEFAULT_LIBRARY } from './library.js';
 import { analyze, titleTerms, type Stemmer } from './tokens.js';
 import { LINKS_VERSION, linksOf } from './links.js';
@@ -119,8 +119,13 @@ export function hashOf(input: PrepareInput, options: AnalysisOptions): string {
   ]);
 }
 
-export function prepareDocument(input: PrepareInput, options: AnalysisOptions = DEFAULT_ANALYSIS, hash = hashOf(input, options)): PreparedDocument {
-  const parsed = parseDocument(input.content, input.contentType);
+/** `parsed` is the document as parseDocument reads it, when the caller read it already (src/docs/parse-away.ts). */
+export function prepareDocument(
+  input: PrepareInput,
+  options: AnalysisOptions = DEFAULT_ANALYSIS,
+  hash = hashOf(input, options),
+  parsed: ParsedDocument = parseDocument(input.content, input.contentType),
+): PreparedDocument {
   const docId = documentId(input.title, input.library);
   const version = randomUUID().replace(/-/g, '').slice(0, 16);
   const pieces = chunkMarkdown(parsed.body, options.chunk, parsed.description);
