@@ -364,7 +364,7 @@ export class DocIndex {
       try {
         parsed = await parseAway(input.content, contentType);
       } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
+        const reason = (error instanceof Error ? error.message : String(error)).replace(/\.$/, '');
         if (strictType) throw new ToolError(`Cannot ingest ${title}: ${reason}.`, 'invalid_arguments');
         summary.skipped.push({ path: title, reason });
         return;

@@ -105,7 +105,7 @@ const headingFormatter: FormatCallback = (elem, walk, builder, formatOptions) =>
  */
 const preFormatter: FormatCallback = (elem, walk, builder) => {
   let longest = 2;
-  for (const m of DomUtils.textContent(elem as never).matchAll(/^ {0,3}(`{3,})/gm)) longest = Math.max(longest, m[1]!.length);
+  for (const m of preText(elem as unknown as HtmlNode).matchAll(/^ {0,3}(`{3,})/gm)) longest = Math.max(longest, m[1]!.length);
   const fence = '`'.repeat(longest + 1);
   builder.openBlock({ leadingLineBreaks: 2, isPre: true });
   builder.addLiteral(`${fence}\n`);
@@ -113,6 +113,13 @@ const preFormatter: FormatCallback = (elem, walk, builder) => {
   builder.addLiteral(`\n${fence}`);
   builder.closeBlock({ trailingLineBreaks: 2 });
 };
+
+/** A code block's text as it is shown: a `<br>` (Docusaurus ends each line with one) is a line break. */
+function preText(node: HtmlNode): string {
+  if (node.type === 'text') return (node as { data?: string }).data ?? '';
+  if ((node as { name?: string }).name === 'br') return '\n';
+  return ((node as { children?: HtmlNode[] }).children ?? []).map(preText).join('');
+}
 
 /** A table as markdown table rows (see tableRows), so that a row is quoted whole and under its header. */
 const tableFormatter: FormatCallback = (elem, _walk, builder) => {

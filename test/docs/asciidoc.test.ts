@@ -117,18 +117,42 @@ describe('AsciiDoc documents', () => {
     expect(parsed.body).toContain('See the setup steps and the options.');
   });
 
-  it('never reads an included file, by relative or absolute path, and shows no trace of the directive', async () => {
+  it('never reads an included file, by relative or absolute path, and reads the directive as nothing', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'docent-adoc-'));
     try {
       const secret = path.join(dir, 'secret.adoc');
       await writeFile(secret, 'The launch code is 0000.');
-      for (const target of [secret, 'secret.adoc', '../../../../etc/passwd', 'https://example.com/remote.adoc']) {
+      for (const target of [secret, 'secret.adoc', '../../../../etc/passwd', 'partial$secret.adoc']) {
         const { body } = parse(`= Page\n\nBefore.\n\ninclude::${target}[]\n\nAfter.\n`);
         expect(body).toBe('# Page\n\nBefore.\n\nAfter.');
       }
+      // Inside a paragraph the lines around it stay; a listing of only an include goes.
+      const inline = parse(
+        `= Page\n\nBefore the include.\ninclude::${secret}[]\nAfter the include.\n\n[source,java]\n----\ninclude::example$Foo.java[]\n----\n\nEnd.\n`,
+      );
+      expect(inline.body).toBe('# Page\n\nBefore the include. After the include.\n\nEnd.');
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it('reads every entry of a definition list with several terms, and nested admonitions', () => {
+    const { body } = parse('= Page\n\n-f::\n--fresh::\nResolve again.\n\n-v::\nVerbose output.\n\n[NOTE]\n====\nOuter note.\n\nTIP: Inner tip.\n====\n');
+    expect(body).toBe('# Page\n\n-f, --fresh: Resolve again.\n\n-v: Verbose output.\n\nNote: Outer note.\n\nTip: Inner tip.');
+  });
+
+  it('drops callout marks without the code before them', () => {
+    const { body } = parse(
+      '= Page\n\n[source,java]\n----\nint i = 0; // <1>\nint j = 1; <2>\nx-- <3>\n----\n\n[source,xml]\n----\n<bean id="x"/> <!--1-->\n----\n\n[source,sql]\n----\nSELECT 1; -- <1>\n----\n',
+    );
+    expect(body).toContain('```\nint i = 0;\nint j = 1;\nx--\n```');
+    expect(body).toContain('```\n<bean id="x"/>\n```');
+    expect(body).toContain('```\nSELECT 1;\n```');
+  });
+
+  it('refuses a document that expands itself into megabytes, naming why', () => {
+    const bomb = `= Page\n:a: ${'x'.repeat(4000)}\n\n${'{a} '.repeat(10_000)}\n`;
+    expect(() => parse(bomb)).toThrow(/AsciiDoc expands to 40\.\d MB from 45 KB \(attribute references or repeated content\); it is not read/);
   });
 
   it('reads hostile or broken input without throwing', () => {

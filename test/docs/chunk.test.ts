@@ -192,6 +192,11 @@ describe('structure-aware chunking', () => {
       ].join('\n'),
     );
     expect(chunkMarkdown(body).map((c) => c.section)).toEqual(['Markdown scripts', 'Markdown scripts › Running']);
+    // Docusaurus writes each line of a code block as a span ending in <br>.
+    const lines = ['```js', 'x = 1', '```', '## Not a heading'].map((l) => `<span class="token-line">${l}<br></span>`).join('');
+    const docusaurus = parseDocument(`<html><body><main><h1>Page</h1><pre><code>${lines}</code></pre><p>After.</p></main></body></html>`, 'html').body;
+    expect(docusaurus).toBe('# Page\n\n````\n```js\nx = 1\n```\n## Not a heading\n````\n\nAfter.');
+    expect(chunkMarkdown(docusaurus).map((c) => c.section)).toEqual(['Page']);
   });
 
   it('reads an HTML page’s table as a markdown table, as a table written in markdown is read', () => {

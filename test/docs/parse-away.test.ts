@@ -37,7 +37,22 @@ describe('parseAway', () => {
     expect(sources.readsAway('x'.repeat(sources.AWAY_BYTES + 1), 'markdown')).toBe(true);
   });
 
-  it('gives exactly what parseDocument gives, from the built worker and from the sources alike', async () => {
+  it('stops a document that takes too long, and reads the documents queued behind it on a new worker', async () => {
+    const away = await built();
+    const saved = { ...away.LIMITS };
+    // A table of a million columns, three times: about half a minute of reading for 101 bytes.
+    const hostile = `= T\n\n${'[cols="1000000*"]\n|===\n|a\n|===\n\n'.repeat(3)}`;
+    Object.assign(away.LIMITS, { baseMs: 5_000, perMbMs: 0 });
+    try {
+      const [slow, after] = await Promise.allSettled([away.parseAway(hostile, 'asciidoc'), away.parseAway(PAGE, 'asciidoc')]);
+      expect(slow).toMatchObject({ status: 'rejected', reason: { message: 'the document could not be read: it took longer than 5 s to read' } });
+      expect(after).toMatchObject({ status: 'fulfilled', value: { title: 'Queue Guide' } });
+    } finally {
+      Object.assign(away.LIMITS, saved);
+    }
+  });
+
+  it('gives exactly what parseDocument gives, on the built worker and, without it, in place', async () => {
     const away = await built();
     const html = `<html><body><main><h1>Big</h1>${'<p>The queue holds at most 512 jobs.</p>'.repeat(12_000)}</main></body></html>`;
     expect(html.length).toBeGreaterThan(away.AWAY_BYTES);
