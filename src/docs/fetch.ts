@@ -6,7 +6,7 @@ import { ToolError } from '../errors.js';
 import { bareHost, publicPolicy } from '../net/destination.js';
 import type { Outbound } from '../net/outbound.js';
 import { rateLimited } from '../net/upstream.js';
-import { contentTypeFromMime, contentTypeOf } from './parse.js';
+import { CONTENT_TYPES, contentTypeFromMime, contentTypeOf } from './parse.js';
 import { declaredCharset, decodeText } from './text.js';
 import type { DocumentInput } from './types.js';
 
@@ -51,7 +51,7 @@ export async function fetchDocument(outbound: Outbound, url: string, signal?: Ab
   const checked = decodeText(response.body, declaredCharset(response.headers['content-type'] as string | undefined));
   if (!checked.ok) {
     throw new ToolError(
-      `Cannot ingest ${url}: ${checked.reason}. Only text documentation (markdown, text, rst, html, asciidoc) is indexed.`,
+      `Cannot ingest ${url}: ${checked.reason}. Only text documentation (${CONTENT_TYPES.join(', ')}) is indexed.`,
       'unsupported_document_type',
       { url },
     );

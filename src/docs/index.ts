@@ -24,7 +24,7 @@ import { answersProbability, CALIBRATION, decisionOf, gatherEvidence, modelAnswe
 import { generateAnswer, renumberCitations, type Complete, type Passage } from './generate.js';
 import { findSource, readText, urlFor } from './ingest.js';
 import { DEFAULT_LIBRARY, defaultLibraryFor, libraryProblem, resourceMimeType, resourceUri } from './library.js';
-import { parseDocument, type ContentType, type ParsedDocument } from './parse.js';
+import { CONTENT_TYPES, listed, parseDocument, type ContentType, type ParsedDocument } from './parse.js';
 import { parseAway } from './parse-away.js';
 import { textProblem } from './text.js';
 import { documentId, hashOf, prepareDocument, resolveContentType, type AnalysisOptions, type PreparedDocument } from './prepare.js';
@@ -341,7 +341,7 @@ export class DocIndex {
       if (!title) throw new ToolError('A document needs a non-empty title.', 'invalid_arguments');
       const contentType = resolveContentType(title, input.contentType);
       if (!contentType) {
-        const reason = `unsupported content type ${input.contentType}; use markdown, text, rst, html or asciidoc`;
+        const reason = `unsupported content type ${input.contentType}; use ${listed(CONTENT_TYPES, 'or')}`;
         if (strictType) throw new ToolError(`Cannot ingest ${title}: ${reason}.`, 'invalid_arguments');
         summary.skipped.push({ path: title, reason });
         return;

@@ -44,12 +44,19 @@ export function defaultLibraryFor(target: string, isFolder: boolean): string {
   return name && !libraryProblem(name) ? name : DEFAULT_LIBRARY;
 }
 
+/** The media types of the kinds served as stored; markdown, and HTML as parsed, are text/markdown. */
+const STORED_MEDIA_TYPES: ReadonlyMap<string, string> = new Map([
+  ['text', 'text/plain'],
+  ['rst', 'text/x-rst'],
+  ['asciidoc', 'text/asciidoc'],
+]);
+
 /**
  * The media type a document is served as by resources/read: its stored text for markdown, text, rst and
  * AsciiDoc; HTML is served as parsed (markdown-like), which is what was indexed from it.
  */
 export function resourceMimeType(contentType: string): string {
-  return contentType === 'text' ? 'text/plain' : contentType === 'rst' ? 'text/x-rst' : contentType === 'asciidoc' ? 'text/asciidoc' : 'text/markdown';
+  return STORED_MEDIA_TYPES.get(contentType) ?? 'text/markdown';
 }
 
 /** `docent://react%4018/guides/setup.md` for the document `guides/setup.md` of the set `react@18`. */

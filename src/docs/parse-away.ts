@@ -29,6 +29,8 @@ export const AWAY_BYTES = 256 * 1024;
 export const LIMITS = { baseMs: 15_000, perMbMs: 8_000, heapMb: 768 };
 
 const SCRIPT = new URL('./parse-worker.js', import.meta.url);
+/** Whether SCRIPT exists, looked up once. */
+let scriptThere: boolean | undefined;
 
 interface Job {
   content: string;
@@ -121,6 +123,6 @@ export function readsAway(content: string, type: ContentType): boolean {
 
 /** parseDocument's result, read on the worker when readsAway says so and the worker script is there. */
 export async function parseAway(content: string, type: ContentType): Promise<ParsedDocument> {
-  if (!readsAway(content, type) || !existsSync(SCRIPT)) return parseDocument(content, type);
+  if (!readsAway(content, type) || !(scriptThere ??= existsSync(SCRIPT))) return parseDocument(content, type);
   return new Promise<ParsedDocument>((resolve, reject) => post({ content, type, resolve, reject }));
 }

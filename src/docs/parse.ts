@@ -11,7 +11,9 @@ import { convert, type FormatCallback } from 'html-to-text';
 import { asciidocToHtml } from './asciidoc.js';
 import { fenceAround, fenceAt, fencedBlock, fenceLine, type OpenFence } from './fence.js';
 
-export type ContentType = 'markdown' | 'text' | 'rst' | 'html' | 'asciidoc';
+/** The kinds of document read, in the order messages name them. */
+export const CONTENT_TYPES = ['markdown', 'text', 'rst', 'html', 'asciidoc'] as const;
+export type ContentType = (typeof CONTENT_TYPES)[number];
 
 export const EXTENSIONS: Record<string, ContentType> = {
   '.md': 'markdown',
@@ -25,10 +27,14 @@ export const EXTENSIONS: Record<string, ContentType> = {
   '.asciidoc': 'asciidoc',
 };
 
-/** The accepted file name endings, for messages: ".md, .mdx, …, .htm and .adoc". */
+/** Items as a message names them: "a, b and c", "a, b or c". */
+export function listed(items: readonly string[], conjunction: 'and' | 'or'): string {
+  return items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} ${conjunction} ${items.at(-1)}`;
+}
+
+/** The accepted file name endings, for messages: ".md, .mdx, …, .adoc and .asciidoc". */
 export function acceptedKinds(): string {
-  const all = Object.keys(EXTENSIONS);
-  return `${all.slice(0, -1).join(', ')} and ${all.at(-1)}`;
+  return listed(Object.keys(EXTENSIONS), 'and');
 }
 
 /** Content type from a file name, or undefined when the format is not accepted. */

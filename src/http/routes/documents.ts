@@ -86,10 +86,11 @@ async function supportedKinds(): Promise<string[]> {
 
 async function unsupported(what: string, extra: Record<string, unknown> = {}): Promise<HttpError> {
   const supported = await supportedKinds();
+  const { CONTENT_TYPES, listed } = await parse();
   return new HttpError(
     415,
     'unsupported_document_type',
-    `${what} is not a supported document type. Supported: ${supported.join(', ')} files, or content_type markdown, text, rst, html or asciidoc (text/markdown, text/plain, text/x-rst, text/html, text/asciidoc).`,
+    `${what} is not a supported document type. Supported: ${supported.join(', ')} files, or content_type ${listed(CONTENT_TYPES, 'or')} (text/markdown, text/plain, text/x-rst, text/html, text/asciidoc).`,
     { supported, ...extra },
   );
 }
