@@ -322,6 +322,11 @@ describe('document sets over HTTP', () => {
     const reply = QueryResultSchema.parse((await query(app.url, keyA, { question: 'How many jobs does a queue hold by default?', library: 'manual' })).body);
     expect(reply.sources[0]).toMatchObject({ title: 'guides/queue.adoc', section: 'Queue Guide › Limits' });
     expect(reply.answer).toContain('--max-jobs: The most jobs a queue holds; 512 by default.');
+    // Another tenant's key reaches none of it: not in its listing, not asked, not read, not removed.
+    expect((await send(`${app.url}/v1/documents?library=manual`, { key: keyB })).body.documents).toEqual([]);
+    expect((await query(app.url, keyB, { question: 'How many jobs does a queue hold by default?', library: 'manual' })).status).toBe(404);
+    expect((await send(`${app.url}/v1/documents/${files.body.documents[0].id}`, { method: 'DELETE', key: keyB })).status).toBe(404);
+    expect((await send(`${app.url}/v1/documents?library=manual`, { method: 'DELETE', key: keyB })).status).toBe(404);
     expect((await send(`${app.url}/v1/documents?library=manual`, { method: 'DELETE', key: keyA })).body).toEqual({ library: 'manual', removed: 2 });
   });
 });
