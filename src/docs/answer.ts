@@ -296,6 +296,19 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
       withContext(s, 'section');
       if (!chosen.includes(s)) break;
     }
+  // The rest of the lead's paragraph, in order, while it fits tuning.leadParagraph characters: a paragraph
+  // that names what is asked about often states the answer in a sentence after, in words of its own ("… you
+  // may bump into an `Encoding::UndefinedConversionError`. To solve this issue, … You can do so by setting
+  // the `RUBYOPT` environment variable").
+  if (tuning.leadParagraph && lead.unit.kind === 'sentence' && chosen.includes(lead)) {
+    let spent = 0;
+    for (const s of siblingsOf(lead).slice(lead.unit.index + 1)) {
+      if (s.unit.block !== lead.unit.block || s.unit.kind !== 'sentence') break;
+      spent += s.unit.text.length;
+      if (spent > tuning.leadParagraph || chosen.length >= maxUnits || !fits(s)) break;
+      withContext(s, 'continuation');
+    }
+  }
   // The sentence that names the question's words often only sets up the answer, which comes next: the lead's
   // following unit of the same section comes along.
   const afterLead = siblingsOf(lead)[lead.unit.index + 1];

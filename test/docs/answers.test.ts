@@ -9,7 +9,7 @@ import { FEATURES } from '../../src/docs/evidence.js';
 import { TUNING } from '../../src/docs/tuning.js';
 
 /** The selection rules alone, without the lead's continuation (tested on its own below). */
-const ALONE = { ...DEFAULT_ANSWER_OPTIONS, tuning: { ...TUNING, leadContinuation: false } };
+const ALONE = { ...DEFAULT_ANSWER_OPTIONS, tuning: { ...TUNING, leadContinuation: false, leadParagraph: 0 } };
 import { ingestedIndex } from './helpers.js';
 
 // ------------------------------------------------------------------ passage choice on hand-made passages
@@ -154,6 +154,27 @@ describe('selectQuotes', () => {
     const texts = quoted(selectQuotes([callback, promises], terms, ALONE));
     expect(texts.filter((t) => t === shared)).toHaveLength(1);
     expect(texts).toContain('The promise form of `rl.question()` resolves with the answer.');
+  });
+
+  it('quotes the rest of the lead’s paragraph, where the answer follows the words of the question', () => {
+    const p = passage(
+      'On a non-English Windows you may hit `Encoding::UndefinedConversionError` when converting. ' +
+        'To solve this, override the default character encodings. ' +
+        'You can do so by setting the `RUBYOPT` environment variable.\n\n' +
+        'Editors have settings of their own.',
+    );
+    const terms = [qterm('window', 2), qterm('encoding::undefinedconversionerror', 4), qterm('fix', 1)];
+    expect(quoted(selectQuotes([p], terms, DEFAULT_ANSWER_OPTIONS))).toEqual([
+      'On a non-English Windows you may hit `Encoding::UndefinedConversionError` when converting.',
+      'To solve this, override the default character encodings.',
+      'You can do so by setting the `RUBYOPT` environment variable.',
+    ]);
+    // Off, the lead brings only the sentence after it (leadContinuation).
+    const tuning = { ...TUNING, leadParagraph: 0 };
+    expect(quoted(selectQuotes([p], terms, { ...DEFAULT_ANSWER_OPTIONS, tuning }))).toHaveLength(2);
+    // Within its characters only: a long rest of the paragraph is not quoted past them.
+    const short = { ...TUNING, leadParagraph: 70 };
+    expect(quoted(selectQuotes([p], terms, { ...DEFAULT_ANSWER_OPTIONS, tuning: short }))).toHaveLength(2);
   });
 
   it('adds the unit that names what the quoted ones do not, before another that repeats them', () => {
