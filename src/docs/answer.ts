@@ -36,8 +36,6 @@ export interface Quote {
 export type QuoteReason = 'lead' | 'section' | 'continuation' | 'further passage' | 'adds words' | 'context';
 
 export interface AnswerOptions {
-  /** The question as asked (what kind of answer it wants). */
-  question?: string;
   stemmer: Stemmer;
   /** Most units quoted; tuning.maxUnits when not given. */
   maxUnits?: number;
@@ -97,21 +95,9 @@ export function specificCoverage(candidate: Candidate, terms: QueryTerm[], weigh
   );
 }
 
-const ASKS_NAME =
-  /\b(which|what)\b[^?.]{0,30}?\b(option|setting|flag|method|function|property|parameter|param|field|hook|event|variable|command|api|helper|package|module|plugin)s?\b/i;
-const NAMES_CODE = /`[^`\n]+`/;
 /** How a sentence that qualifies the one before it begins: a contrast. */
 const QUALIFIES = /^(?:However|But|Yet|Otherwise|Instead|Nevertheless|Nonetheless|Still|Though|Although|Except)\b/;
-function unitScore(
-  unit: Unit,
-  present: Set<string>,
-  terms: QueryTerm[],
-  weights: Map<string, number>,
-  totalIdf: number,
-  asksDefault: boolean,
-  asksName: boolean,
-  nameBoost: number,
-): number {
+function unitScore(unit: Unit, present: Set<string>, terms: QueryTerm[], weights: Map<string, number>, totalIdf: number, asksDefault: boolean): number {
   let s = 0;
   for (const t of terms) {
     const w = weights.get(t.term)!;
@@ -124,8 +110,6 @@ function unitScore(
   else if (unit.text.length < 25) score *= 0.5;
   // Very long code blocks cost a lot of the budget for what they add.
   if (unit.kind === 'code' && unit.text.length > 600) score *= 0.7;
-  // "Which option does X?" is answered by a unit that names one.
-  if (asksName && (unit.kind === 'code' || NAMES_CODE.test(unit.text))) score *= 1 + nameBoost;
   return score;
 }
 
@@ -141,7 +125,6 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
   const maxUnits = options.maxUnits ?? tuning.maxUnits;
   const totalIdf = terms.reduce((s, t) => s + t.idf, 0) || 1;
   const asksDefault = tuning.defaultStatements && terms.some((t) => t.term === 'default');
-  const asksName = Boolean(options.question && ASKS_NAME.test(options.question));
   const weightsByDoc = new Map<string, Map<string, number>>();
   // The words of each code block, for telling the versions of one example apart from a listing that follows another.
   const codeWords = new Map<Quote, Set<string>>();
@@ -162,7 +145,7 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
         candidate: p.candidate,
         source: p.source,
         covers,
-        score: unitScore(unit, present, terms, weights, totalIdf, asksDefault, asksName, tuning.nameBoost) * p.weight,
+        score: unitScore(unit, present, terms, weights, totalIdf, asksDefault) * p.weight,
       };
       if (unit.kind === 'code') codeWords.set(quote, own);
       return quote;

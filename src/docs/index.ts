@@ -848,7 +848,7 @@ export class DocIndex {
   ): { text: string; cited: Citation[]; passages: ReturnType<DocIndex['passages']>; primaryText: string; quotes: Quote[] } {
     const docs = this.sourceDocuments(retrieval, retrieval.documents.length);
     const passages = this.passages(docs, retrieval.terms);
-    const quotes = selectQuotes(passages, unitTerms, { ...this.answerOptions, question, tuning: this.tuning });
+    const quotes = selectQuotes(passages, unitTerms, { ...this.answerOptions, tuning: this.tuning });
     const { text, cited } = renderQuotes(quotes, (c) => c.doc.title);
     const first = cited[0]?.candidate.doc.id;
     const primaryText =

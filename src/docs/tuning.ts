@@ -448,15 +448,6 @@ export interface Tuning {
   /** An introducing sentence ending in ":" brings the list or code it introduces across at most this many sentences. 0 → 0.87 / 0.86; 2 → 0.88 / 0.86. */
   introGapSentences: number;
   /**
-   * "Which option …?": units naming one in code score this much more. 0 → 0.900 / 0.911; 0.3–1 → 0.917 / 0.929.
-   * On the nine development corpora (2026-11-26, `--ablate name-questions`): answer match 0.826 → 0.824
-   * (readmes −1, no other question moved), leave-one-corpus-out ECE 0.098 → 0.107 (worst 0.149 → 0.159).
-   * Tried and not kept (2026-11-27, twenty corpora): for any question, a sentence naming code the question
-   * does not name (the flag or setting the asker lacks) scoring × 1.2 → answer match +6 / −12 (poetry −3,
-   * rollup +1 / −3); × 1.5 → +7 / −21.
-   */
-  nameBoost: number;
-  /**
    * "What is the default …?": units stating a default (`defaults to`, `default:`, `@default`, src/docs/answer.ts
    * DEFAULT_STATEMENT) score double and read with their paragraph's words. On the nine development corpora
    * (2026-11-26, `--ablate default-statements`): answer match 0.826 → 0.822 (readmes −1, shared −1, none
@@ -556,7 +547,6 @@ export const TUNING: Readonly<Tuning> = Object.freeze({
   noveltyShare: 0.3,
   quoteCost: 300,
   introGapSentences: 2,
-  nameBoost: 0.5,
   defaultStatements: true,
   specificityMinChunks: 4,
   maxUnits: 12,
@@ -589,7 +579,6 @@ export const ABLATIONS: Record<string, Ablation> = {
   'sentence-gaps': { about: 'a sentence between two quoted sentences of its paragraph quoted too', off: { sentenceGaps: false } },
   'introduced-last': { about: 'a sentence ending in ":" bringing what it introduces after the units are chosen', off: { introducedLast: false } },
   'small-pool': { about: 'the large candidate pool (40 passages instead)', off: { pool: 40 } },
-  'name-questions': { about: 'units naming code ranked up for a question asking which option, method or setting', off: { nameBoost: 0 } },
   'default-statements': { about: 'units stating a default ranked up for a question about a default', off: { defaultStatements: false } },
   'related-sources': { about: 'sources that name the rarest code name of the quoted passage', off: { relatedDocuments: 0 } },
   'word-specificity': {

@@ -319,19 +319,6 @@ describe('specificCoverage', () => {
   });
 });
 
-describe('questions asking for a name', () => {
-  it('prefers, for "which option …", the unit that names one in code over prose that repeats the question', () => {
-    const p = passage('Directories are listed in the results alongside files. ' + 'Set `nodir: true` to leave directories out and match files only.');
-    const terms = [qterm('directory', 3), qterm('file', 2), qterm('result', 1)];
-    const asked = (question?: string) => quoted(selectQuotes([p], terms, { ...ALONE, maxUnits: 1, question }));
-    // The first covers a little more of the question; only a question asking for a name prefers the one that gives one.
-    expect(asked('I only want files in the results, not directories. Which setting does that?')).toEqual([
-      'Set `nodir: true` to leave directories out and match files only.',
-    ]);
-    expect(asked('Why are directories in the results when I only want files?')).toEqual(['Directories are listed in the results alongside files.']);
-  });
-});
-
 // ------------------------------------------------------------------ long code listings
 
 /** An options object longer than the answer budget: one commented field per entry. */
