@@ -17,7 +17,7 @@ import { TUNING } from './tuning.js';
 export const SECTION_SEPARATOR = ' › ';
 
 /** Changing how documents are cut changes this, so that re-ingesting re-chunks unchanged files. */
-export const CHUNKER_VERSION = 'c23';
+export const CHUNKER_VERSION = 'c24';
 
 export interface ChunkOptions {
   /** Target upper size of a passage, in characters (code blocks may exceed it; they are never cut). */
@@ -375,10 +375,11 @@ function packLines(groups: string[][], maxChars: number, head: string[]): string
     if (headSize + text.length > maxChars) {
       emit();
       // An item too long alone is cut between its nested items, then between its lines: lines stay lines, so
-      // that nested items are never run together into one sentence. Only one line is cut as prose.
+      // that nested items are never run together into one sentence. An item whose further lines only wrap its
+      // text is prose, cut between sentences (a passage never starts mid-sentence), as is one line.
       const nested = group.length > 1 ? itemGroups(group, Infinity) : [];
       if (nested.length > 1) out.push(...packLines(nested, maxChars, head));
-      else if (group.length > 1)
+      else if (group.length > 1 && !wrapsOnly(group))
         out.push(
           ...packLines(
             group.map((l) => [l]),
@@ -409,6 +410,18 @@ function itemGroups(lines: string[], maxIndent: number): string[][] {
     else groups.at(-1)!.push(line);
   }
   return groups;
+}
+
+/**
+ * Whether an item's further lines only go on with its text: indented less than code would be under the item,
+ * and opening no fence, table row or quote.
+ */
+function wrapsOnly(group: string[]): boolean {
+  const content = LIST_ITEM_ANY_DEPTH.exec(group[0]!)?.[0].length ?? 0;
+  return group.slice(1).every((l) => {
+    const indent = /^ */.exec(l)![0].length;
+    return indent < content + 4 && /^ *\S/.test(l) && !/^ *(?:```|~~~|\||>)/.test(l);
+  });
 }
 
 function splitLongText(text: string, maxChars: number): string[] {

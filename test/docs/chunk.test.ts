@@ -77,6 +77,23 @@ describe('structure-aware chunking', () => {
     for (const piece of pieces) expect(piece.text.length).toBeLessThanOrEqual(500);
   });
 
+  it('cuts a hard-wrapped list item longer than a passage between its sentences, never mid-sentence', () => {
+    const sentences = Array.from({ length: 14 }, (_, i) => `Sentence ${i} of the item says what \`setting${i}\` does when it is on.`);
+    // Hard-wrapped the way a README's source is: each line ends mid-sentence, and the next opens with inline code.
+    const lines = [
+      '- Sentence 0 of the item says what',
+      ...sentences.map((_, i) => `  \`setting${i}\` does when it is on.${i < sentences.length - 1 ? ` Sentence ${i + 1} of the item says what` : ''}`),
+    ];
+    const pieces = chunkMarkdown(['# Settings', '', ...lines, '- A short item.'].join('\n'), { maxChars: 400 });
+    expect(pieces.length).toBeGreaterThan(2);
+    for (const piece of pieces) {
+      expect(piece.text.length).toBeLessThanOrEqual(400);
+      expect(piece.text).toMatch(/^(- )?(Sentence \d|A short item)/);
+    }
+    const flat = (t: string) => t.replace(/(^|\n)- /g, '$1').replace(/\s+/g, ' ');
+    expect(pieces.map((p) => flat(p.text)).join(' ')).toBe(`${sentences.join(' ')} A short item.`);
+  });
+
   it('reads an HTML table written in markdown as a markdown table: a row a line under its header', () => {
     const html = [
       '# Options',
