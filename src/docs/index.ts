@@ -698,13 +698,13 @@ export class DocIndex {
     const refusal = (generation?: string, draft?: string): QueryTrace => ({
       result: noMatch(confidence, this.refusalReason(retrieval, evidence), this.sourcesOf(retrieval, topK)),
       ...explained,
-      draft: options.draft && top ? (draft ?? this.compose(retrieval, question, unitTerms).text) : undefined,
+      draft: options.draft && top ? (draft ?? this.compose(retrieval, unitTerms).text) : undefined,
       generation,
     });
     if (decision.refused && !judged) return refusal();
 
     // 5. Compose: quote the best passages, cite each (document, section) quoted, then the other documents.
-    const composed = this.compose(retrieval, question, unitTerms);
+    const composed = this.compose(retrieval, unitTerms);
     const related = await relatedDocuments(store, stats, retrieval, composed.primaryText, stemmer, {
       identifiers: this.tuning.relatedIdentifiers,
       documents: this.tuning.relatedDocuments,
@@ -843,7 +843,6 @@ export class DocIndex {
   /** The extractive answer from the best documents' passages, with what it cites. */
   private compose(
     retrieval: Retrieval,
-    question: string,
     unitTerms: QueryTerm[],
   ): { text: string; cited: Citation[]; passages: ReturnType<DocIndex['passages']>; primaryText: string; quotes: Quote[] } {
     const docs = this.sourceDocuments(retrieval, retrieval.documents.length);
