@@ -75,9 +75,12 @@ export interface ParsedDocument {
   links?: [target: string, text: string][];
 }
 
-/** Reads a simple YAML front matter block (`key: value` lines; quoted or bare scalars). */
+/**
+ * Reads a simple YAML front matter block (`key: value` lines; quoted or bare scalars), which may follow blank
+ * lines (Starlight reads one after a blank first line).
+ */
 export function splitFrontMatter(text: string): { meta: Record<string, string>; body: string; prose: string[] } {
-  const match = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/.exec(text);
+  const match = /^\uFEFF?(?:[ \t]*\r?\n)*---[ \t]*\r?\n([\s\S]*?)\r?\n(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/.exec(text);
   if (!match) return { meta: {}, body: text, prose: [] };
   const meta: Record<string, string> = {};
   // Every value that reads as a phrase, nested ones too (a VitePress home page's hero and features), in order.
@@ -767,6 +770,85 @@ function componentText(attributes: string): string {
   return described.length ? `${term} (${described.join(', ')})` : term;
 }
 
+/** A component's tag that opens a JavaScript expression (`code={`, `items={[`) it does not close on its line. */
+const JSX_EXPRESSION_OPEN = /^\s*<[A-Z][\w.]*\s[^<>]*=\s*\{/;
+
+/**
+ * The extent of a component's tag that starts on line `start` and whose attribute expressions run over
+ * several lines (MDX: what is between `{` and `}` is JavaScript, not markdown): the line it ends on, its
+ * text, and whether it closes itself. Strings, template literals and their `${…}` are skipped as JavaScript
+ * does. Undefined when the tag ends on its first line or not within TAG_EXPRESSION_LINES.
+ */
+function jsxTagSpan(lines: readonly string[], start: number): { end: number; text: string; selfClosing: boolean } | undefined {
+  const first = lines[start]!;
+  const from = first.search(/<[A-Z]/);
+  if (from < 0) return undefined;
+  // What is open: '{' an expression, '`' a template literal, '"' and "'" strings.
+  const open: string[] = [];
+  const text: string[] = [];
+  for (let l = start; l < lines.length && l <= start + TAG_EXPRESSION_LINES; l++) {
+    const line = lines[l]!;
+    for (let c = l === start ? from + 1 : 0; c < line.length; c++) {
+      const ch = line[c]!;
+      const top = open.at(-1);
+      if (top === '`' || top === '"' || top === "'") {
+        if (ch === '\\') c++;
+        else if (ch === top) open.pop();
+        else if (top === '`' && ch === '$' && line[c + 1] === '{') {
+          open.push('{');
+          c++;
+        }
+      } else if (ch === '{') open.push('{');
+      else if (ch === '}') open.pop();
+      else if (ch === '`' || ch === '"' || ch === "'") open.push(ch);
+      else if (ch === '>' && !top) {
+        if (l === start) return undefined;
+        text.push(line.slice(0, c + 1));
+        return { end: l, text: text.join('\n'), selfClosing: line[c - 1] === '/' };
+      }
+    }
+    text.push(l === start ? line.slice(from) : line);
+  }
+  return undefined;
+}
+
+/** Most lines a component's tag with expressions over several lines is read over. */
+const TAG_EXPRESSION_LINES = 300;
+
+/**
+ * A component's tag read whole (jsxTagSpan): each template literal it gives over several lines (Starlight's
+ * `<Code code={`…`} lang="bash" />`) as a listing in the tag's `lang`, its other attributes as a tag on one
+ * line shows them (componentText).
+ */
+function jsxTagLines(tag: string): string[] {
+  const lang = /\b(?:lang|language)\s*=\s*["']([\w+#.-]+)["']/.exec(tag)?.[1] ?? '';
+  const out: string[] = [];
+  const attributes = tag.replace(/=\s*\{\s*`((?:[^`\\]|\\.)*)`\s*\}/gs, (_m, literal: string) => {
+    if (literal.includes('\n')) {
+      const body = literal.replace(/\\([`$\\])/g, '$1').split('\n');
+      while (body.length && !body[0]!.trim()) body.shift();
+      while (body.length && !body.at(-1)!.trim()) body.pop();
+      const indent = Math.min(...body.filter((l) => l.trim()).map((l) => /^[ \t]*/.exec(l)![0].length));
+      out.push(
+        '',
+        ...fenceAround(
+          lang,
+          body.map((l) => l.slice(Number.isFinite(indent) ? indent : 0)),
+        ),
+        '',
+      );
+    }
+    return '={}';
+  });
+  const label = componentText(
+    attributes
+      .replace(/^<[A-Z][\w.]*/, '')
+      .replace(/\/?>$/, '')
+      .replace(/\s+/g, ' '),
+  );
+  return label ? [label, ...out] : out;
+}
+
 /** Words of an MDX `import` line that are not names it binds. */
 const MDX_IMPORT_WORDS = new Set(['import', 'as', 'type']);
 
@@ -945,6 +1027,15 @@ export function siteMarkdown(text: string, meta: Readonly<Record<string, string>
     // shows a file loaded raw) is not in the page: nothing to read.
     const shown = /^\s*(?:<([A-Z][\w.]*)(?:\s[^<>]*)?>)?\s*\{\s*([A-Za-z_$][\w$]*)\s*\}\s*(?:<\/([A-Z][\w.]*)>)?\s*$/.exec(line);
     if (shown && imported.has(shown[2]!) && shown[1] === shown[3]) continue;
+    // A component's tag whose attribute expression runs over several lines is JavaScript to its end, not
+    // markdown: a template literal in it (`code={`…`}`) is a listing, whose `# comment` lines are no headings.
+    const spanning = JSX_EXPRESSION_OPEN.test(line) ? jsxTagSpan(lines, i) : undefined;
+    if (spanning) {
+      out.push(...jsxTagLines(spanning.text));
+      if (!spanning.selfClosing) components++;
+      i = spanning.end;
+      continue;
+    }
     // A tag written over several lines, one attribute to a line (how Prettier formats a long one), is read as
     // one line, up to its closing `>` (within a few lines). A line indented as code, four columns past the
     // list item it is in (if any), outside any element, is code (`    <Provider store={store}>` of an

@@ -799,6 +799,48 @@ describe('structure-aware chunking', () => {
     expect(passages(md)).toEqual(['```sh\nnpm i lumen\n```\n\nDone.']);
   });
 
+  it("reads a component's attribute expression over several lines as JavaScript: a template literal is a listing, its comments no headings", () => {
+    const md = [
+      '',
+      '---',
+      'title: Getting started',
+      '---',
+      '',
+      '## Usage',
+      '',
+      'Run the formatter:',
+      '',
+      '<Tabs>',
+      '  <TabItem label="npm">',
+      '    <Code frame="none" showLineNumbers={false} code={`',
+      '# Format all files',
+      'npx lumen format --write',
+      '',
+      '# Show \\`lumen\\` help',
+      'npx lumen --help',
+      '    `} lang="bash"  />',
+      '  </TabItem>',
+      '</Tabs>',
+      '',
+      '<Card items={[',
+      "  { title: 'One', href: '/one' },",
+      '  # not a heading either',
+      ']} />',
+      '',
+      '## Editors',
+      '',
+      'Extensions exist for VS Code.',
+    ].join('\n');
+    const parsed = parseDocument(md, 'markdown');
+    expect(parsed.title).toBe('Getting started');
+    const chunks = chunkMarkdown(parsed.body);
+    expect(chunks.map((c) => c.section)).toEqual(['Usage', 'Editors']);
+    expect(chunks.map((c) => c.text)).toEqual([
+      'Run the formatter:\n\n```bash\n# Format all files\nnpx lumen format --write\n\n# Show `lumen` help\nnpx lumen --help\n```',
+      'Extensions exist for VS Code.',
+    ]);
+  });
+
   it('reads the parameter a component documents from its attributes, and its indented body as prose', () => {
     const md = [
       '### res.sendFile()',
