@@ -648,6 +648,9 @@ export function twoslashCuts(text: string): string {
   return out.join('\n');
 }
 
+/** A quote's first line naming its kind and then a bold label: `info **Hint** The class is …`. */
+const QUOTE_CALLOUT = /^(?:info|note|tip|hint|warning|caution|danger|error|important)[ \t]+\*\*([^*\n]+)\*\*:?(.*)$/is;
+
 /**
  * Markdown blockquotes read as their content: the `>` markers go (so a list, a table or code fenced inside a
  * quote is read as one), and a GitHub alert's `[!NOTE]` becomes the label **Note:**. Lines inside a fenced
@@ -666,6 +669,10 @@ export function unquoteMarkdown(text: string): string {
       const inner = quoted[1]!.replace(/^(?: {0,3}>(?= |$) ?)*/, '');
       const alert = /^\[!(\w+)\](.*)$/s.exec(inner.trim());
       if (alert) return labelLine(alert[1]!, alert[2]!.trim());
+      // A quote opening with its kind and a bold label (NestJS's `> info **Hint** …`, `> warning **Notice** …`)
+      // is a callout under that label.
+      const callout = QUOTE_CALLOUT.exec(inner.trim());
+      if (callout) return labelLine(callout[1]!.trim(), callout[2]!.trim());
       // A heading inside a quote titles the quote, not a section of the page: read as a bold line, so that the
       // page's next sections stay under the page's own headings (pino's `> ## Note` above its API's methods).
       const heading = /^ {0,3}#{1,6}[ \t]+(.*)$/s.exec(inner);
@@ -932,8 +939,18 @@ export function siteMarkdown(text: string, meta: Readonly<Record<string, string>
       else if (kind === 'rst') out.push('', rstToMarkdownish(body.join('\n')), '');
       continue;
     }
+    const opened = fence;
     fence = read.after;
     if (read.code) {
+      // NestJS's listings: `@@filename(cats.controller)` names the file the site shows above the listing, and
+      // `@@switch` starts the same listing in JavaScript, which the site shows as another tab: a listing of its own.
+      if (opened && fence && /^\s*@@filename\([^()]*\)\s*$/.test(line)) continue;
+      if (opened && fence && /^\s*@@switch\s*$/.test(line)) {
+        const { marker, info } = opened.fence;
+        const pad = /^[ \t]*/.exec(line)![0];
+        out.push(`${pad}${marker}`, '', `${pad}${marker}${info}`);
+        continue;
+      }
       out.push(line);
       continue;
     }

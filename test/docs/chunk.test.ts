@@ -841,6 +841,37 @@ describe('structure-aware chunking', () => {
     ]);
   });
 
+  it("reads NestJS's listings (a file-name marker, a JavaScript version after @@switch) and its `> info **Hint**` callouts", () => {
+    const md = [
+      '### Caching',
+      '',
+      '```typescript',
+      '@@filename(app.module)',
+      '@Module({ imports: [CacheModule.register()] })',
+      'export class AppModule {}',
+      '@@switch',
+      '@Module({ imports: [CacheModule.register()] })',
+      'export class AppModule {}',
+      '```',
+      '',
+      '> info **Hint** The `Cache` class is imported from the `@nestjs/cache-manager` package.',
+      '',
+      '> warning **Notice** Keys are shared',
+      '> between instances.',
+      '',
+      '> info when quoted, prose stays prose.',
+    ].join('\n');
+    expect(passages(md)).toEqual([
+      [
+        '```typescript\n@Module({ imports: [CacheModule.register()] })\nexport class AppModule {}\n```',
+        '```typescript\n@Module({ imports: [CacheModule.register()] })\nexport class AppModule {}\n```',
+        '**Hint:** The `Cache` class is imported from the `@nestjs/cache-manager` package.',
+        '**Notice:** Keys are shared\nbetween instances.',
+        'info when quoted, prose stays prose.',
+      ].join('\n\n'),
+    ]);
+  });
+
   it('reads the parameter a component documents from its attributes, and its indented body as prose', () => {
     const md = [
       '### res.sendFile()',
