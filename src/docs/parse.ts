@@ -648,8 +648,11 @@ export function twoslashCuts(text: string): string {
   return out.join('\n');
 }
 
-/** A quote's first line naming its kind and then a bold label: `info **Hint** The class is …`. */
-const QUOTE_CALLOUT = /^(?:info|note|tip|hint|warning|caution|danger|error|important)[ \t]+\*\*([^*\n]+)\*\*:?(.*)$/is;
+/**
+ * A quote's first line naming its kind in lower case and then a bold label: `info **Hint** The class is …`
+ * (a sentence starts with a capital: "> Warning **do not** …" is prose).
+ */
+const QUOTE_CALLOUT = /^(?:info|note|tip|hint|warning|caution|danger|error|important)[ \t]+\*\*([^*\n]+)\*\*:?(.*)$/s;
 
 /**
  * Markdown blockquotes read as their content: the `>` markers go (so a list, a table or code fenced inside a

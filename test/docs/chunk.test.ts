@@ -860,6 +860,8 @@ describe('structure-aware chunking', () => {
       '> between instances.',
       '',
       '> info when quoted, prose stays prose.',
+      '',
+      '> Warning **do not** run it as root.',
     ].join('\n');
     expect(passages(md)).toEqual([
       [
@@ -868,6 +870,7 @@ describe('structure-aware chunking', () => {
         '**Hint:** The `Cache` class is imported from the `@nestjs/cache-manager` package.',
         '**Notice:** Keys are shared\nbetween instances.',
         'info when quoted, prose stays prose.',
+        'Warning **do not** run it as root.',
       ].join('\n\n'),
     ]);
   });
