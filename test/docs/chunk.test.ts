@@ -862,6 +862,8 @@ describe('structure-aware chunking', () => {
       '> info when quoted, prose stays prose.',
       '',
       '> Warning **do not** run it as root.',
+      '',
+      '> Warning **Important** The `ttl` is in milliseconds.',
     ].join('\n');
     expect(passages(md)).toEqual([
       [
@@ -871,6 +873,7 @@ describe('structure-aware chunking', () => {
         '**Notice:** Keys are shared\nbetween instances.',
         'info when quoted, prose stays prose.',
         'Warning **do not** run it as root.',
+        '**Important:** The `ttl` is in milliseconds.',
       ].join('\n\n'),
     ]);
   });
