@@ -840,12 +840,13 @@ function jsxTagLines(tag: string): string[] {
       const body = literal.replace(/\\([`$\\])/g, '$1').split('\n');
       while (body.length && !body[0]!.trim()) body.shift();
       while (body.length && !body.at(-1)!.trim()) body.pop();
+      // Trimmed of blank lines at both ends, a body that has lines has a non-blank one: the indent is finite.
       const indent = Math.min(...body.filter((l) => l.trim()).map((l) => /^[ \t]*/.exec(l)![0].length));
       out.push(
         '',
         ...fenceAround(
           lang,
-          body.map((l) => l.slice(Number.isFinite(indent) ? indent : 0)),
+          body.map((l) => l.slice(indent)),
         ),
         '',
       );
