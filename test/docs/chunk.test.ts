@@ -841,6 +841,14 @@ describe('structure-aware chunking', () => {
     ]);
   });
 
+  it('leaves a component tag whose expression never closes to the ordinary reading, and the page after it intact', () => {
+    // An unclosed `{` (a typo, or a hostile page repeating it) is looked for over a bounded number of lines only.
+    const md = ['## Usage', '', '<Code code={`', '# Setup', '', 'Text.', ...Array(2000).fill('<Card items={['), '', '## Editors', '', 'VS Code.'].join('\n');
+    const chunks = chunkMarkdown(parseDocument(md, 'markdown').body);
+    // Read as before expressions were recognised: `# Setup` is a heading, and the page goes on under it.
+    expect(chunks.at(-1)).toMatchObject({ section: 'Setup › Editors', text: 'VS Code.' });
+  });
+
   it("reads NestJS's listings (a file-name marker, a JavaScript version after @@switch) and its `> info **Hint**` callouts", () => {
     const md = [
       '### Caching',
