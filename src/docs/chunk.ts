@@ -128,17 +128,33 @@ export function referenceLabel(label: string): string {
 export function referenceLabels(markdown: string): Set<string> {
   const labels = new Set<string>();
   let fence: OpenFence | undefined;
-  for (const line of markdown.split('\n')) {
-    const read = readFence(line, fence);
+  const lines = markdown.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const read = readFence(lines[i]!, fence);
     fence = read.after;
-    const definition = read.code ? undefined : REFERENCE_DEFINITION.exec(line);
-    if (definition) labels.add(referenceLabel(definition[1]!));
+    const definition = read.code ? undefined : referenceDefinition(lines, i);
+    if (definition) labels.add(referenceLabel(definition.label));
   }
   return labels;
 }
 
-/** A link reference definition's line (a footnote's, `[^1]:`, is none). */
+/**
+ * The link reference definition starting at line `i` (a footnote's, `[^1]:`, is none): its label and how many
+ * lines it takes, two when its destination is on the next line (`[PAT]:` then the address, as CommonMark allows).
+ */
+function referenceDefinition(lines: readonly string[], i: number): { label: string; lines: number } | undefined {
+  const line = lines[i]!;
+  const definition = REFERENCE_DEFINITION.exec(line);
+  if (definition) return { label: definition[1]!, lines: 1 };
+  const bare = REFERENCE_LABEL_ALONE.exec(line);
+  if (bare && DESTINATION_ALONE.test(lines[i + 1] ?? '')) return { label: bare[1]!, lines: 2 };
+  return undefined;
+}
+
 const REFERENCE_DEFINITION = /^\s{0,3}\[([^\]^][^\]]*)\]:\s*\S+/;
+const REFERENCE_LABEL_ALONE = /^\s{0,3}\[([^\]^][^\]]*)\]:\s*$/;
+/** A destination alone on its line: an address or path without spaces, or one in angle brackets, maybe titled. */
+const DESTINATION_ALONE = /^\s*(?:<[^<>\n]+>|[^\s<>]+)(?:\s+(?:"[^"]*"|'[^']*'|\([^()]*\)))?\s*$/;
 
 const MASKED_OPEN = '\uE000';
 const MASKED_CLOSE = '\uE001';
@@ -322,8 +338,10 @@ export function sectionsOf(markdown: string): Section[] {
       continue;
     }
     // Reference link definitions and horizontal rules carry no reading text (a footnote's definition does).
-    if (REFERENCE_DEFINITION.test(line) || /^\s{0,3}([-*_])(\s*\1){2,}\s*$/.test(line)) {
+    const definition = referenceDefinition(lines, i);
+    if (definition || /^\s{0,3}([-*_])(\s*\1){2,}\s*$/.test(line)) {
       flush();
+      i += (definition?.lines ?? 1) - 1;
       continue;
     }
     // A new list item starts a new block, so answers can quote one item.

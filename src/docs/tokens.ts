@@ -238,7 +238,7 @@ const NOT_AN_END = /(?:^|[\s(])(?:e\.g|i\.e|a\.k\.a|n\.b|cf|etc|vs|approx|incl|r
 /**
  * The one sentence splitter of documentation text (chunking cuts long paragraphs with it, answers quote
  * its sentences): at . ! ? before a capital, a code span or a quote, never after an abbreviation or an
- * initial ("e.g. `foo`", "Fig. 2", "J. Smith"). `casual`: before a lower-case word too, as a question is
+ * initial ("e.g. `foo`", "Fig. 2", "J. Smith"), nor after an ellipsis unless a capital follows. `casual`: before a lower-case word too, as a question is
  * typed ("… because of rate limiting. can lerna wait between packages?").
  */
 export function splitSentences(text: string, options: { casual?: boolean } = {}): string[] {
@@ -247,6 +247,8 @@ export function splitSentences(text: string, options: { casual?: boolean } = {})
   for (const m of text.matchAll(options.casual ? CASUAL_SENTENCE_BREAK : SENTENCE_BREAK)) {
     const before = text.slice(start, m.index);
     if (NOT_AN_END.test(before)) continue;
+    // An ellipsis before anything but a capital marks repetition or an omission (`<URL>... [--]`), no end.
+    if (/\.\.\.$/.test(before) && !/[A-Z]/.test(text[m.index + m[0].length]!)) continue;
     out.push(before);
     start = m.index + m[0].length;
   }

@@ -566,6 +566,27 @@ describe('structure-aware chunking', () => {
     );
   });
 
+  it('drops a reference definition whose destination is on the next line, and reads its label as a link', () => {
+    const md = [
+      '# Private repos',
+      '',
+      'Create a [PAT] and store it as a [repository secret].',
+      '',
+      '[PAT]:',
+      '  https://docs.github.com/en/authentication/managing-your-personal-access-tokens',
+      '[repository secret]:',
+      '  <https://docs.github.com/en/actions/using-secrets> "Secrets"',
+      '',
+      'Then run the job.',
+      '',
+      '[Note]:',
+      'this line has spaces, so it is no destination',
+    ].join('\n');
+    expect(passages(md)[0]).toBe(
+      'Create a PAT and store it as a repository secret.\n\nThen run the job.\n\n[Note]:\nthis line has spaces, so it is no destination',
+    );
+  });
+
   it('reads site containers under their label, and drops MDX imports and component-only lines, never inside code', () => {
     const md = [
       '# Catalogs',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { questionIdentifiers } from '../../src/docs/question.js';
 import { identifiersOf } from '../../src/docs/prepare.js';
-import { analyze, identifierParts } from '../../src/docs/tokens.js';
+import { analyze, identifierParts, splitSentences } from '../../src/docs/tokens.js';
 
 const terms = (text: string) => analyze(text).map((t) => t.term);
 
@@ -195,5 +195,15 @@ describe("a document's code words", () => {
     // Each opening fence searched the rest of the passage for its close: 6.2 s for this text before, 0.12 s now.
     const text = '```js\nword\n'.repeat(20_000);
     expect(identifiersOf(text, 'porter').size).toBe(0);
+  });
+});
+
+describe('the sentence splitter', () => {
+  it('ends a sentence at an ellipsis only before a capital', () => {
+    expect(splitSentences('wcurl [--curl-options]... [--dry-run] [--] <URL>... Downloads files.')).toEqual([
+      'wcurl [--curl-options]... [--dry-run] [--] <URL>...',
+      'Downloads files.',
+    ]);
+    expect(splitSentences('It waits... Then it retries. Use `--retry`.')).toEqual(['It waits...', 'Then it retries.', 'Use `--retry`.']);
   });
 });
