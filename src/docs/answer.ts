@@ -263,6 +263,26 @@ export function selectQuotes(passages: { candidate: Candidate; source: number; w
         if (!indentOf(parent.unit.text)) break;
       }
     }
+    // A paragraph opening in lower case after a listing whose introducing sentence ends unfinished ("It's
+    // easy to install additional JDKs by running:" · `jbang jdk install 14` · "which will download and install
+    // JDK version 14 …") ends that sentence: it reads only with the listing and the sentence. (A lower-case
+    // opening alone may be a name, "uv cannot assert …", and the listing before it another matter.)
+    const listing = siblings[q.unit.index - 1];
+    const intro = siblings[q.unit.index - 2];
+    if (
+      tuning.continuedSentences &&
+      q.unit.kind === 'sentence' &&
+      chosen.includes(q) &&
+      /^[a-z]/.test(q.unit.text) &&
+      listing?.unit.kind === 'code' &&
+      !listing.unit.excerpt &&
+      intro?.unit.kind === 'sentence' &&
+      !/[.!?]["')\]`*_]*$/.test(intro.unit.text) &&
+      used + listing.unit.text.length + intro.unit.text.length <= options.maxChars * 1.3
+    ) {
+      take(listing, 'context');
+      take(intro, 'context');
+    }
     // A code block reads better after the sentence that introduces it.
     const start = q.unit.excerpt ? siblings.findIndex((s) => s.unit.block === q.unit.block) : q.unit.index;
     const prev = siblings[start - 1];

@@ -307,6 +307,19 @@ export interface Tuning {
    */
   introducedLast: boolean;
   /**
+   * A paragraph that opens in lower case right after a code listing goes on with the sentence that introduced
+   * the listing ("It's easy to install additional JDKs by running:" · `jbang jdk install 14` · "which will
+   * download and install JDK version 14 …"): quoted, it brings the listing and that sentence, so that no
+   * quote starts mid-sentence. Only when that sentence ends unfinished (":" or no stop): a lower-case opening
+   * alone may be a name ("uv cannot assert …"). Measured on the thirty-two development corpora (2026-11-28,
+   * against off): no figure moved on any corpus (hit@1, answer match, refusals, the lockbox); nine answers
+   * changed, each now quoting the listing its sentence goes on from (JBang ×2, Lerna, Rollup, Koa, Flask,
+   * pnpm, Prettier, the shared set). Bringing the listing whatever ended the sentence before it: fourteen
+   * answers changed, figures the same, but uv's "uv cannot assert …" brought a 600-character Dockerfile
+   * and lost two sentences about the lockfile.
+   */
+  continuedSentences: boolean;
+  /**
    * Code blocks with nothing between them that share at least this share of the smaller one's words are
    * versions of one example (tabs: CommonJS / ES module / TypeScript, YAML / TOML / CLI, npm / yarn): once one
    * is quoted, the others are not (src/docs/answer.ts versionsOf). 0 quotes every version. Such runs are
@@ -523,6 +536,7 @@ export const TUNING: Readonly<Tuning> = Object.freeze({
   leadContinuation: true,
   leadParagraph: 600,
   introducedLast: true,
+  continuedSentences: true,
   codeVersions: 0.5,
   itemParents: true,
   sentenceGaps: true,
@@ -577,6 +591,10 @@ export const ABLATIONS: Record<string, Ablation> = {
   'code-versions': { about: 'one version of an example shown in tabs quoted, not every version', off: { codeVersions: 0 } },
   'item-parents': { about: 'a quoted item of a nested list bringing the items it is nested under', off: { itemParents: false } },
   'sentence-gaps': { about: 'a sentence between two quoted sentences of its paragraph quoted too', off: { sentenceGaps: false } },
+  'continued-sentences': {
+    about: 'a lower-case paragraph after a listing bringing the listing and the sentence before it',
+    off: { continuedSentences: false },
+  },
   'introduced-last': { about: 'a sentence ending in ":" bringing what it introduces after the units are chosen', off: { introducedLast: false } },
   'small-pool': { about: 'the large candidate pool (40 passages instead)', off: { pool: 40 } },
   'default-statements': { about: 'units stating a default ranked up for a question about a default', off: { defaultStatements: false } },

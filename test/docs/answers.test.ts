@@ -248,6 +248,30 @@ describe('selectQuotes: introductions', () => {
   });
 });
 
+describe('selectQuotes: a sentence that goes on after a listing', () => {
+  const text =
+    'Widgets are cached per user. Extra runtimes are easy to add by running:\n\n' +
+    '```bash\nwidget runtime add 14\n```\n\n' +
+    'which will download runtime 14 into the cache directory.';
+  const terms = [qterm('download', 3), qterm('directory', 2)];
+
+  it('quotes a lower-case paragraph after a listing with the listing and its unfinished introduction', () => {
+    const options = { ...ALONE, maxUnits: 1 };
+    expect(quoted(selectQuotes([passage(text)], terms, options))).toEqual([
+      'Extra runtimes are easy to add by running:',
+      '```bash\nwidget runtime add 14\n```',
+      'which will download runtime 14 into the cache directory.',
+    ]);
+    const tuning = { ...ALONE.tuning, continuedSentences: false };
+    expect(quoted(selectQuotes([passage(text)], terms, { ...options, tuning }))).toEqual(['which will download runtime 14 into the cache directory.']);
+  });
+
+  it('leaves a lower-case opening alone after a listing whose introduction ended: it may be a name', () => {
+    const named = text.replace('by running:', 'with the command below.').replace('which will', 'widgetd will');
+    expect(quoted(selectQuotes([passage(named)], terms, { ...ALONE, maxUnits: 1 }))).toEqual(['widgetd will download runtime 14 into the cache directory.']);
+  });
+});
+
 describe('selectQuotes: examples in tabs, nested lists, paragraphs', () => {
   const cjs = "```cjs\nconst widget = require('widget');\nwidget.render({ colour: 'red' });\n```";
   const mjs = "```mjs\nimport widget from 'widget';\nwidget.render({ colour: 'red' });\n```";
