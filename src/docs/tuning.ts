@@ -433,7 +433,14 @@ export interface Tuning {
    * 0.823), for every unit → +1 / −7 (0.810, worst 0.750 → 0.725).
    */
   specificityFloor: number;
-  /** A further passage's best unit is quoted when it covers at least this share of what the lead covers (was 0.7; see runnerUps). */
+  /**
+   * A further passage's best unit is quoted when it covers at least this share of what the lead covers (was
+   * 0.7; see runnerUps). Re-swept with the composition's other constants on the thirty-two development
+   * corpora (2026-11-28, against the shipped values; answer match questions gained / lost): spread 0.4 → +4 /
+   * −26, 0.55 → +3 / −5, 0.6 → +11 / −13 (worst corpus 0.625 → 0.675), 0.7 → +14 / −26; minShare 0.05 → +2 /
+   * −0, 0.2 → +0 / −16; noveltyShare 0.2 → +2 / −1, 0.4 → +1 / −0; quoteCost 200 → +3 / −1, 400 → ±0. Hit@1
+   * and refusals do not depend on them. A flat optimum: nothing changed.
+   */
   spread: number;
   /** Further units are quoted while they score at least this share of the lead. 0.35 → 0.83 / 0.84; 0.2 → 0.88 / 0.86; on the nine corpora 0.1 (see runnerUps). */
   minShare: number;
