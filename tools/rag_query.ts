@@ -114,7 +114,7 @@ export const rag_query = defineTool({
         "Optional, recommended whenever the question is in the user's words: up to 12 terms the documentation " +
           'itself would likely use for what is asked (feature, option, setting, command or API names), from your ' +
           'own knowledge of the product. They widen the search (measured: the right page first for 0.92 of ' +
-          'questions with them, 0.82 without); the answer still comes only from the documentation.',
+          'questions with them, 0.83 without); the answer still comes only from the documentation.',
       ),
   }),
   output: QueryResultSchema,
