@@ -147,7 +147,9 @@ function referenceDefinition(lines: readonly string[], i: number): { label: stri
   const definition = REFERENCE_DEFINITION.exec(line);
   if (definition) return { label: definition[1]!, lines: 1 };
   const bare = REFERENCE_LABEL_ALONE.exec(line);
-  if (bare && DESTINATION_ALONE.test(lines[i + 1] ?? '')) return { label: bare[1]!, lines: 2 };
+  const next = lines[i + 1] ?? '';
+  // A fence opening the next line starts code, never a destination ("[Example]:" then a listing).
+  if (bare && DESTINATION_ALONE.test(next) && !/^\s*(`{3,}|~{3,})/.test(next)) return { label: bare[1]!, lines: 2 };
   return undefined;
 }
 

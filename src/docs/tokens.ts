@@ -238,8 +238,9 @@ const NOT_AN_END = /(?:^|[\s(])(?:e\.g|i\.e|a\.k\.a|n\.b|cf|etc|vs|approx|incl|r
 /**
  * The one sentence splitter of documentation text (chunking cuts long paragraphs with it, answers quote
  * its sentences): at . ! ? before a capital, a code span or a quote, never after an abbreviation or an
- * initial ("e.g. `foo`", "Fig. 2", "J. Smith"), nor after an ellipsis unless a capital follows. `casual`: before a lower-case word too, as a question is
- * typed ("… because of rate limiting. can lerna wait between packages?").
+ * initial ("e.g. `foo`", "Fig. 2", "J. Smith"), nor after an ellipsis unless a capital follows. `casual`:
+ * before a lower-case word too, as a question is typed ("… because of rate limiting. can lerna wait between
+ * packages?").
  */
 export function splitSentences(text: string, options: { casual?: boolean } = {}): string[] {
   const out: string[] = [];

@@ -581,9 +581,14 @@ describe('structure-aware chunking', () => {
       '',
       '[Note]:',
       'this line has spaces, so it is no destination',
+      '',
+      '[Example]:',
+      '```sh',
+      'widget run',
+      '```',
     ].join('\n');
     expect(passages(md)[0]).toBe(
-      'Create a PAT and store it as a repository secret.\n\nThen run the job.\n\n[Note]:\nthis line has spaces, so it is no destination',
+      'Create a PAT and store it as a repository secret.\n\nThen run the job.\n\n[Note]:\nthis line has spaces, so it is no destination\n\n[Example]:\n\n```sh\nwidget run\n```',
     );
   });
 
