@@ -9,7 +9,7 @@
  * section they quote. Markup that carries no text (images, badges, HTML tags, link targets) is dropped.
  */
 import { decodeHTMLStrict } from 'entities';
-import { fenceAt, fencedBlock, type OpenFence } from './fence.js';
+import { fenceAt, fencedBlock, fenceOpening, type OpenFence } from './fence.js';
 import { readFence, withoutAttributes, withoutClosingHashes } from './parse.js';
 import { splitSentences } from './tokens.js';
 import { TUNING } from './tuning.js';
@@ -148,8 +148,8 @@ function referenceDefinition(lines: readonly string[], i: number): { label: stri
   if (definition) return { label: definition[1]!, lines: 1 };
   const bare = REFERENCE_LABEL_ALONE.exec(line);
   const next = lines[i + 1] ?? '';
-  // A fence opening the next line starts code, never a destination ("[Example]:" then a listing).
-  if (bare && DESTINATION_ALONE.test(next) && !/^\s*(`{3,}|~{3,})/.test(next)) return { label: bare[1]!, lines: 2 };
+  // A fence opening the next line, however indented, starts code, never a destination ("[Example]:" then a listing).
+  if (bare && DESTINATION_ALONE.test(next) && !fenceOpening(next.trimStart())) return { label: bare[1]!, lines: 2 };
   return undefined;
 }
 
