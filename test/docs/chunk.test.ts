@@ -592,6 +592,14 @@ describe('structure-aware chunking', () => {
     );
   });
 
+  it('reads hostile definition labels in one pass: a label alone before a line of 40,000 spaces is text', () => {
+    const md = `# Hostile\n\n${'[a]:\nb' + ' '.repeat(40_000) + 'x\n\n'}`.repeat(3) + '[b]:\n  https://example.com\n\nThe end.';
+    const text = passages(md).join('\n');
+    expect(text.match(/\[a\]:/g)).toHaveLength(3);
+    expect(text).not.toContain('https://example.com');
+    expect(text.endsWith('The end.')).toBe(true);
+  });
+
   it('reads site containers under their label, and drops MDX imports and component-only lines, never inside code', () => {
     const md = [
       '# Catalogs',
