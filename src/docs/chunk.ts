@@ -17,7 +17,7 @@ import { TUNING } from './tuning.js';
 export const SECTION_SEPARATOR = ' › ';
 
 /** Changing how documents are cut changes this, so that re-ingesting re-chunks unchanged files. */
-export const CHUNKER_VERSION = 'c27';
+export const CHUNKER_VERSION = 'c28';
 
 export interface ChunkOptions {
   /** Target upper size of a passage, in characters (code blocks may exceed it; they are never cut). */
@@ -73,7 +73,7 @@ const ATX = /^\s{0,3}(#{1,6})(?:[ \t]+(.*))?$/s;
  * `references`: the labels the document defines (`[crates.io]: https://…`, lower case), so that a shortcut
  * reference (`[crates.io]`) reads as its text; brackets with no definition are text (`cargo [options]`).
  */
-export function cleanInline(given: string, references?: ReadonlySet<string>): string {
+export function cleanInline(given: string, references?: ReadonlyMap<string, string>): string {
   // A table row's escaped pipes (`\|`, `&#124;`) are a cell's own, not column breaks: kept escaped.
   const row = /^\s*\|/.test(given);
   const piped = row ? given.replace(/\\\||&#124;|&#x7c;|&vert;|&verbar;/gi, CELL_PIPE) : given;
@@ -124,39 +124,48 @@ export function referenceLabel(label: string): string {
   return label.trim().replace(/\s+/g, ' ').toLowerCase();
 }
 
-/** The labels of the link reference definitions in a markdown text (`[label]: target`), outside fenced code. */
-export function referenceLabels(markdown: string): Set<string> {
-  const labels = new Set<string>();
+/**
+ * The link reference definitions of a markdown text outside fenced code (`[label]: target "title"`, or the
+ * target alone on the next line): each label as `referenceLabel` keys it, with its destination. The one
+ * reader of definitions: chunking reads them as no text, links resolve references through them.
+ */
+export function referenceDefinitions(markdown: string): Map<string, string> {
+  const definitions = new Map<string, string>();
   let fence: OpenFence | undefined;
   const lines = markdown.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const read = readFence(lines[i]!, fence);
     fence = read.after;
     const definition = read.code ? undefined : referenceDefinition(lines, i);
-    if (definition) labels.add(referenceLabel(definition.label));
+    // CommonMark: the first definition of a label wins.
+    const label = definition && referenceLabel(definition.label);
+    if (definition && !definitions.has(label!)) definitions.set(label!, definition.destination);
   }
-  return labels;
+  return definitions;
 }
 
 /**
- * The link reference definition starting at line `i` (a footnote's, `[^1]:`, is none): its label and how many
- * lines it takes, two when its destination is on the next line (`[PAT]:` then the address, as CommonMark allows).
+ * The link reference definition starting at line `i` (a footnote's, `[^1]:`, is none): its label, its
+ * destination and how many lines it takes, two when the destination is on the next line (`[PAT]:` then the
+ * address, as CommonMark allows).
  */
-function referenceDefinition(lines: readonly string[], i: number): { label: string; lines: number } | undefined {
+function referenceDefinition(lines: readonly string[], i: number): { label: string; destination: string; lines: number } | undefined {
   const line = lines[i]!;
   const definition = REFERENCE_DEFINITION.exec(line);
-  if (definition) return { label: definition[1]!, lines: 1 };
+  if (definition) return { label: definition[1]!, destination: definition[2] ?? definition[3]!, lines: 1 };
   const bare = REFERENCE_LABEL_ALONE.exec(line);
   const next = lines[i + 1] ?? '';
+  const destination = DESTINATION_ALONE.exec(next);
   // A fence opening the next line, however indented, starts code, never a destination ("[Example]:" then a listing).
-  if (bare && DESTINATION_ALONE.test(next) && !fenceOpening(next.trimStart())) return { label: bare[1]!, lines: 2 };
+  if (bare && destination && !fenceOpening(next.trimStart())) return { label: bare[1]!, destination: destination[1] ?? destination[2]!, lines: 2 };
   return undefined;
 }
 
-const REFERENCE_DEFINITION = /^\s{0,3}\[([^\]^][^\]]*)\]:\s*\S+/;
-const REFERENCE_LABEL_ALONE = /^\s{0,3}\[([^\]^][^\]]*)\]:\s*$/;
+/** A definition on one line: its label, then its destination in angle brackets or bare. */
+const REFERENCE_DEFINITION = /^\s{0,3}\[([^\]^][^\]]{0,299})\]:[ \t]*(?:<([^<>\n]+)>|(\S+))/;
+const REFERENCE_LABEL_ALONE = /^\s{0,3}\[([^\]^][^\]]{0,299})\]:\s*$/;
 /** A destination alone on its line: an address or path without spaces, or one in angle brackets, maybe titled. */
-const DESTINATION_ALONE = /^\s*(?:<[^<>\n]+>|[^\s<>]+)(?:\s+(?:"[^"]*"|'[^']*'|\([^()]*\)))?\s*$/;
+const DESTINATION_ALONE = /^\s*(?:<([^<>\n]+)>|([^\s<>]+))(?:\s+(?:"[^"]*"|'[^']*'|\([^()]*\)))?\s*$/;
 
 const MASKED_OPEN = '\uE000';
 const MASKED_CLOSE = '\uE001';
@@ -234,7 +243,7 @@ export function sectionsOf(markdown: string): Section[] {
   let path: { level: number; title: string }[] = [];
   let current: Section = { path: [], blocks: [] };
   let para: string[] = [];
-  const references = referenceLabels(markdown);
+  const references = referenceDefinitions(markdown);
   const flush = () => {
     const text = unwrapLines(para.join('\n'))
       .split('\n')

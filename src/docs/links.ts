@@ -5,11 +5,11 @@
  * the target may be ingested before or after the page that links to it.
  */
 import { posix } from 'node:path';
-import { cleanInline, referenceLabel } from './chunk.js';
+import { cleanInline, referenceDefinitions, referenceLabel } from './chunk.js';
 import { titleTerms } from './tokens.js';
 
 /** Changing what a link records changes this, so that re-ingesting unchanged files records their links again. */
-export const LINKS_VERSION = 'l3';
+export const LINKS_VERSION = 'l4';
 
 /** Extensions a page's path is known by with or without: `config.md`, `config.html` and `config` are one page. */
 const PAGE_EXTENSION = /\.(?:md|mdx|markdown|rst|txt|html?)$/i;
@@ -36,8 +36,6 @@ const INLINE = /(?<!!)\[((?:[^\][]|\[[^\][]*\]){1,300})\]\(\s*<?([^()\s<>]+(?:\(
 const REFERENCE_USE = /(?<!!)\[([^\][]{1,300})\]\[([^\][]{0,300})\]/g;
 /** A shortcut reference (`[FAQ]`), a link when its label is defined. */
 const REFERENCE_SHORTCUT = /(?<![!\]\\])\[([^\][]{1,300})\](?![[(:])/g;
-/** A link reference definition, `[label]: target "title"`. */
-const REFERENCE_DEFINITION = /^ {0,3}\[([^\]]{1,300})\]:\s*<?(\S+?)>?(?:\s+["'(].*)?$/gm;
 
 /**
  * The page a link target names, as a key relative to the documentation's root, or undefined for a link
@@ -106,8 +104,7 @@ export function labelKey(label: string): string {
  * reStructuredText page's own labels come as keys with no words.
  */
 export function linksOf(markdown: string, from: string, url?: string, others: readonly [string, string][] = [], rst?: string): [string, string][] {
-  const definitions = new Map<string, string>();
-  for (const m of markdown.matchAll(REFERENCE_DEFINITION)) definitions.set(referenceLabel(m[1]!), m[2]!);
+  const definitions = referenceDefinitions(markdown);
   const found: [string, string][] = [];
   const add = (text: string, target: string | undefined) => {
     if (!target) return;

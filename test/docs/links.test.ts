@@ -62,6 +62,27 @@ describe('a page’s links', () => {
       ['faq', 'faq'],
     ]);
   });
+
+  it('resolves references through the definitions chunking reads: over two lines, in angle brackets, the first of a label, none in code', () => {
+    const markdown = [
+      'See [the token][pat], [the guide][guide] and [the proxy][proxy].',
+      '',
+      '[pat]:',
+      '  ../reference/tokens.md',
+      '[guide]: <../guide/start.md> "Start"',
+      '[proxy]: ../reference/config.md',
+      '[proxy]: ../reference/other.md',
+      '',
+      '```markdown',
+      '[guide]: ../wrong.md',
+      '```',
+    ].join('\n');
+    expect(linksOf(markdown, 'guide/network.md')).toEqual([
+      ['reference/tokens', 'token'],
+      ['guide/start', 'guide'],
+      ['reference/config', 'proxy'],
+    ]);
+  });
 });
 
 describe('hostile pages', () => {
