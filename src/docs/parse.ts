@@ -653,8 +653,9 @@ export function twoslashCuts(text: string): string {
  * **Important** …`. A capitalised kind counts only before a label that names a kind too: "> Warning **do
  * not** …" is a sentence.
  */
-const QUOTE_CALLOUT = /^(info|note|tip|hint|warning|caution|danger|error|important)[ \t]+\*\*([^*\n]+)\*\*:?(.*)$/is;
-const CALLOUT_LABELS = /^(?:info|note|notice|tip|hint|warning|caution|danger|error|important)$/i;
+const QUOTE_CALLOUT = /^([a-z]{2,20})[ \t]+\*\*([^*\n]+)\*\*:?(.*)$/is;
+/** The kinds such a quote names: the admonitions, and two words only callouts use. */
+const CALLOUT_KINDS = new Set([...ADMONITIONS, 'error', 'notice']);
 
 /**
  * Markdown blockquotes read as their content: the `>` markers go (so a list, a table or code fenced inside a
@@ -677,7 +678,9 @@ export function unquoteMarkdown(text: string): string {
       // A quote opening with its kind and a bold label (NestJS's `> info **Hint** …`, `> warning **Notice** …`)
       // is a callout under that label.
       const callout = QUOTE_CALLOUT.exec(inner.trim());
-      if (callout && (/^[a-z]/.test(callout[1]!) || CALLOUT_LABELS.test(callout[2]!.trim()))) return labelLine(callout[2]!.trim(), callout[3]!.trim());
+      const calloutKind = callout && CALLOUT_KINDS.has(callout[1]!.toLowerCase());
+      if (calloutKind && (/^[a-z]/.test(callout[1]!) || CALLOUT_KINDS.has(callout[2]!.trim().toLowerCase())))
+        return labelLine(callout[2]!.trim(), callout[3]!.trim());
       // A heading inside a quote titles the quote, not a section of the page: read as a bold line, so that the
       // page's next sections stay under the page's own headings (pino's `> ## Note` above its API's methods).
       const heading = /^ {0,3}#{1,6}[ \t]+(.*)$/s.exec(inner);

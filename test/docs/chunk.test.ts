@@ -906,6 +906,10 @@ describe('structure-aware chunking', () => {
       '> Warning **do not** run it as root.',
       '',
       '> Warning **Important** The `ttl` is in milliseconds.',
+      '',
+      '> attention **Beta** The store may change.',
+      '',
+      '> ensure **every** key expires.',
     ].join('\n');
     expect(passages(md)).toEqual([
       [
@@ -916,6 +920,8 @@ describe('structure-aware chunking', () => {
         'info when quoted, prose stays prose.',
         'Warning **do not** run it as root.',
         '**Important:** The `ttl` is in milliseconds.',
+        '**Beta:** The store may change.',
+        'ensure **every** key expires.',
       ].join('\n\n'),
     ]);
   });
