@@ -303,10 +303,11 @@ interface RunOptions {
   prompts?: RecordedPrompt[];
 }
 
-/** One answer prompt: the question's id, the user text docent sends with GENERATION_SYSTEM, and its hash. */
+/** One answer prompt: the question's id, the user text docent sends with GENERATION_SYSTEM, its hash and the system text's. */
 interface RecordedPrompt {
   id: string;
   sha: string;
+  system: string;
   prompt: string;
 }
 
@@ -322,9 +323,23 @@ interface ModelCounts {
   stale: number;
   /** Prompts with no recorded reply. */
   missing: number;
+  /** Replies recorded under an earlier GENERATION_SYSTEM than the current one (no reply under it yet). */
+  earlierSystem: number;
+}
+
+/** A recorded reply, and whether it was recorded under the current GENERATION_SYSTEM. */
+interface RecordedReply {
+  reply: string;
+  current: boolean;
 }
 
 const promptHash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);
+/**
+ * The hash of the system text a reply answers, recorded with it (`"system"`). A reply with none was recorded
+ * under the text before the one that first carried a hash (2026-11-28). A reply under the current text is
+ * used before one under an earlier text; the run counts those it had to take from an earlier text.
+ */
+const SYSTEM_SHA = promptHash(GENERATION_SYSTEM);
 
 /**
  * What the calling agent's model gave for each question, written beforehand by a model that saw only the
@@ -339,7 +354,7 @@ interface ModelHelp {
    * by the hash of the prompt they were recorded for: a written answer, or NO_ANSWER. A question has one
    * prompt per way of asking it (with or without the keywords, say).
    */
-  answers?: Map<string, Map<string, string>>;
+  answers?: Map<string, Map<string, RecordedReply>>;
 }
 
 /** DIR/<set>.jsonl, where a set's recorded model help (keywords, rewrites, replies) or its prompts are kept: a set's name up to its first dot. */
@@ -354,11 +369,14 @@ async function readHelp(dir: string, setName: string, field: 'keywords' | 'rewri
   if (!existsSync(file)) throw usageError(`No recorded model help for set ${setName}: expected ${file}.`);
   const out = new Map<string, unknown>();
   for (const line of (await readFile(file, 'utf8')).split('\n').filter((l) => l.trim())) {
-    const row = JSON.parse(line) as { id: string; keywords?: unknown; rewrite?: unknown; reply?: unknown; sha?: unknown };
+    const row = JSON.parse(line) as { id: string; keywords?: unknown; rewrite?: unknown; reply?: unknown; sha?: unknown; system?: unknown };
     if (field === 'reply') {
       if (typeof row.reply !== 'string' || typeof row.sha !== 'string') continue;
-      const replies = (out.get(row.id) as Map<string, string> | undefined) ?? new Map<string, string>();
-      out.set(row.id, replies.set(row.sha, row.reply));
+      const replies = (out.get(row.id) as Map<string, RecordedReply> | undefined) ?? new Map<string, RecordedReply>();
+      const current = row.system === SYSTEM_SHA;
+      // A later line replaces an earlier one for the same prompt, unless only the earlier is under the current text.
+      if (current || !replies.get(row.sha)?.current) replies.set(row.sha, { reply: row.reply, current });
+      out.set(row.id, replies);
     } else if (row[field] !== undefined) out.set(row.id, row[field]);
   }
   return out;
@@ -397,7 +415,7 @@ async function runDocent(set: SetSpec, options: RunOptions): Promise<{ graded: G
     let rewrite: string | undefined;
     let current: Question | undefined;
     let reply: string | undefined;
-    const counts: ModelCounts = { replied: 0, noAnswer: 0, rejected: 0, stale: 0, missing: 0 };
+    const counts: ModelCounts = { replied: 0, noAnswer: 0, rejected: 0, stale: 0, missing: 0, earlierSystem: 0 };
     const client =
       options.help?.rewrites || answering
         ? {
@@ -407,7 +425,7 @@ async function runDocent(set: SetSpec, options: RunOptions): Promise<{ graded: G
                 const prompt = request.messages.map((m) => m.text).join('\n\n');
                 const sha = promptHash(prompt);
                 if (options.prompts) {
-                  options.prompts.push({ id: current.id, sha, prompt });
+                  options.prompts.push({ id: current.id, sha, system: SYSTEM_SHA, prompt });
                   throw new Error('recording the prompt only');
                 }
                 const recorded = options.help?.answers?.get(current.id);
@@ -416,9 +434,10 @@ async function runDocent(set: SetSpec, options: RunOptions): Promise<{ graded: G
                 else if (given === undefined) counts.stale++;
                 else {
                   counts.replied++;
-                  reply = given;
-                  if (isNoAnswer(given)) counts.noAnswer++;
-                  return given;
+                  if (!given.current) counts.earlierSystem++;
+                  reply = given.reply;
+                  if (isNoAnswer(given.reply)) counts.noAnswer++;
+                  return given.reply;
                 }
                 throw new Error('no recorded answer for this prompt');
               }
@@ -870,11 +889,13 @@ function printComparison(before: Saved, reports: SetReport[], graded: Map<string
 
 /** What the recorded answering model did per set, so that a stale record is seen, not mistaken for a result. */
 function printModelCounts(reports: SetReport[], counts: Map<string, ModelCounts>): void {
-  process.stdout.write('\nrecorded model answers (replied, of them NO_ANSWER and rejected; stale and missing prompts keep the quotes):\n');
+  process.stdout.write(
+    '\nrecorded model answers (replied, of them NO_ANSWER, rejected, and recorded under an earlier system text than the current one; stale and missing prompts keep the quotes):\n',
+  );
   for (const r of reports) {
     const c = counts.get(r.name);
     process.stdout.write(
-      `  ${r.name.padEnd(12)} ${c ? `replied ${c.replied} (NO_ANSWER ${c.noAnswer}, rejected ${c.rejected}), stale ${c.stale}, missing ${c.missing}` : 'none recorded: quoted answers'}\n`,
+      `  ${r.name.padEnd(12)} ${c ? `replied ${c.replied} (NO_ANSWER ${c.noAnswer}, rejected ${c.rejected}, earlier system text ${c.earlierSystem}), stale ${c.stale}, missing ${c.missing}` : 'none recorded: quoted answers'}\n`,
     );
   }
 }
@@ -947,10 +968,11 @@ Options:
   --rewrites DIR          answer the tool's query-rewrite sampling request with the rewrite recorded in
                           DIR/<set>.jsonl (lines {"id", "rewrite"}), as the client's model would
   --prompts DIR           write the answer prompt docent would send a model (docs.answers auto) for each
-                          question it would put to one to DIR/<set>.jsonl (lines {"id", "sha", "prompt"}; the system
+                          question it would put to one to DIR/<set>.jsonl (lines {"id", "sha", "system", "prompt"}; the system
                           text is GENERATION_SYSTEM in src/docs/generate.ts); the lockbox's are never written
   --answers DIR           let a model write the answers, replaying the replies recorded in DIR/<set>.jsonl
-                          (lines {"id", "sha", "reply"}, sha the prompt's) through MCP sampling; a prompt
+                          (lines {"id", "sha", "reply", "system"}, sha the prompt's, system the system text's)
+                          through MCP sampling, a reply under the current system text first; a prompt
                           recorded with no reply (the passages changed since) is counted as stale, and the
                           quotes, or the refusal the evidence made, stand
   -v, --verbose           print the misses (never the lockbox's)
@@ -1060,7 +1082,7 @@ async function main(): Promise<void> {
         ...(values.rewrites ? { rewrites: (await readHelp(values.rewrites, set.name, 'rewrite')) as Map<string, string> } : {}),
         // A set without recorded answers (the lockbox has none) is answered by its quotes.
         ...(values.answers && existsSync(helpFile(values.answers, set.name))
-          ? { answers: (await readHelp(values.answers, set.name, 'reply')) as Map<string, Map<string, string>> }
+          ? { answers: (await readHelp(values.answers, set.name, 'reply')) as Map<string, Map<string, RecordedReply>> }
           : {}),
       };
       const prompts: RecordedPrompt[] | undefined = values.prompts && !set.lockbox ? [] : undefined;
