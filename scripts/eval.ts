@@ -336,9 +336,10 @@ interface RecordedReply {
 const promptHash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);
 /**
  * The hash of the system text a reply answers, recorded with it (`"system"`). A reply with none was recorded
- * under the text before the one that first carried a hash (2026-11-28). A reply under the current text is
- * used before one under an earlier text; the run counts those it had to take from an earlier text.
+ * under the text of 2026-11-27 to 2026-11-28 (`FIRST_SYSTEM_SHA`). A reply under the current text is used
+ * before one under an earlier text; the run counts those it had to take from an earlier text.
  */
+const FIRST_SYSTEM_SHA = '958bfc8d95914276';
 const SYSTEM_SHA = promptHash(GENERATION_SYSTEM);
 
 /**
@@ -373,7 +374,7 @@ async function readHelp(dir: string, setName: string, field: 'keywords' | 'rewri
     if (field === 'reply') {
       if (typeof row.reply !== 'string' || typeof row.sha !== 'string') continue;
       const replies = (out.get(row.id) as Map<string, RecordedReply> | undefined) ?? new Map<string, RecordedReply>();
-      const current = row.system === SYSTEM_SHA;
+      const current = (typeof row.system === 'string' ? row.system : FIRST_SYSTEM_SHA) === SYSTEM_SHA;
       // A later line replaces an earlier one for the same prompt, unless only the earlier is under the current text.
       if (current || !replies.get(row.sha)?.current) replies.set(row.sha, { reply: row.reply, current });
       out.set(row.id, replies);
