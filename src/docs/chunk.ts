@@ -449,7 +449,7 @@ function wrapsOnly(group: string[]): boolean {
   const content = LIST_ITEM_ANY_DEPTH.exec(group[0]!)?.[0].length ?? 0;
   return group.slice(1).every((l) => {
     const indent = /^ */.exec(l)![0].length;
-    return indent < content + 4 && /^ *\S/.test(l) && !/^ *(?:```|~~~|\||>)/.test(l);
+    return indent < content + 4 && /^ *\S/.test(l) && !fenceOpening(l.trimStart()) && !/^ *[|>]/.test(l);
   });
 }
 
