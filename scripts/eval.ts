@@ -336,8 +336,8 @@ interface RecordedReply {
 const promptHash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 16);
 /**
  * The hash of the system text a reply answers, recorded with it (`"system"`). A reply with none was recorded
- * under the text of 2026-11-27 to 2026-11-28 (`FIRST_SYSTEM_SHA`). A reply under the current text is used
- * before one under an earlier text; the run counts those it had to take from an earlier text.
+ * under the first system text, in use since 2026-11-27 (`FIRST_SYSTEM_SHA`). A reply under the current text
+ * is used before one under another; the run counts those it had to take from another text.
  */
 const FIRST_SYSTEM_SHA = '958bfc8d95914276';
 const SYSTEM_SHA = promptHash(GENERATION_SYSTEM);
