@@ -17,7 +17,7 @@ import { TUNING } from './tuning.js';
 export const SECTION_SEPARATOR = ' › ';
 
 /** Changing how documents are cut changes this, so that re-ingesting re-chunks unchanged files. */
-export const CHUNKER_VERSION = 'c28';
+export const CHUNKER_VERSION = 'c29';
 
 export interface ChunkOptions {
   /** Target upper size of a passage, in characters (code blocks may exceed it; they are never cut). */
@@ -137,9 +137,12 @@ export function referenceDefinitions(markdown: string): Map<string, string> {
     const read = readFence(lines[i]!, fence);
     fence = read.after;
     const definition = read.code ? undefined : referenceDefinition(lines, i);
-    // CommonMark: the first definition of a label wins.
-    const label = definition && referenceLabel(definition.label);
-    if (definition && !definitions.has(label!)) definitions.set(label!, definition.destination);
+    if (!definition) continue;
+    // CommonMark: the first definition of a label wins. Its destination's line is read no further, as
+    // sectionsOf reads it (never a fence: referenceDefinition refuses one).
+    const label = referenceLabel(definition.label);
+    if (!definitions.has(label)) definitions.set(label, definition.destination);
+    i += definition.lines - 1;
   }
   return definitions;
 }

@@ -9,7 +9,7 @@ import { cleanInline, referenceDefinitions, referenceLabel } from './chunk.js';
 import { titleTerms } from './tokens.js';
 
 /** Changing what a link records changes this, so that re-ingesting unchanged files records their links again. */
-export const LINKS_VERSION = 'l4';
+export const LINKS_VERSION = 'l5';
 
 /** Extensions a page's path is known by with or without: `config.md`, `config.html` and `config` are one page. */
 const PAGE_EXTENSION = /\.(?:md|mdx|markdown|rst|txt|html?)$/i;

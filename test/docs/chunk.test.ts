@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { chunkMarkdown, SECTION_SEPARATOR } from '../../src/docs/chunk.js';
+import { chunkMarkdown, referenceDefinitions, SECTION_SEPARATOR } from '../../src/docs/chunk.js';
 import { parseDocument, type ContentType } from '../../src/docs/parse.js';
 
 /** The passages' texts of a document of the given format. */
@@ -590,6 +590,18 @@ describe('structure-aware chunking', () => {
     expect(passages(md)[0]).toBe(
       'Create a PAT and store it as a repository secret.\n\nThen run the job.\n\n[Note]:\nthis line has spaces, so it is no destination\n\n[Example]:\n\n```sh\nwidget run\n```',
     );
+  });
+
+  it('reads the definitions links resolve through as chunking reads them: a destination line is no definition of its own', () => {
+    // `[b]:` is the destination of `[a]`, so the indented line after it is text and `[b]` no link, as CommonMark reads it.
+    const md = ['See [a] and [b].', '', '[a]:', '[b]:', '  ../b.md', '', '[c]: ../c.md', '[C]: ../other.md'].join('\n');
+    expect(referenceDefinitions(md)).toEqual(
+      new Map([
+        ['a', '[b]:'],
+        ['c', '../c.md'],
+      ]),
+    );
+    expect(passages(md)[0]).toBe('See a and [b].\n\n../b.md');
   });
 
   it('reads hostile definition labels in one pass: a label alone before a line of 40,000 spaces is text', () => {
